@@ -1,0 +1,77 @@
+package org.jloadgen.api;
+
+/**
+ * Where a SUT completes samples: LoadGen's {@code QuerySamplesComplete} and {@code FirstTokenComplete}
+ * (spec §1.4), handed to the SUT with every {@link SystemUnderTest#issueQuery} call.
+ * <p>
+ * Any number of threads may call concurrently. Each call takes <b>one</b> timestamp at entry and completes all
+ * its samples at that time. No method allocates, locks or logs; a payload is copied before the call returns
+ * only when the sample is selected for the accuracy log, so the memory must stay valid until then. Mistakes
+ * (unknown id, an id completed twice, an id from an earlier series, zero or one token with token latencies)
+ * are counted and reported in the logs after the timed part; they make the run invalid, never hang it.
+ */
+public interface ResponseSink
+{
+    /**
+     * Completes one sample with no response data and no token count.
+     *
+     * @param responseId the id from {@link QuerySamples#responseId(int)}.
+     */
+    void complete(long responseId);
+
+    /**
+     * Completes one sample with a payload in native memory.
+     *
+     * @param responseId  the id from {@link QuerySamples#responseId(int)}.
+     * @param dataAddress address of the response bytes (0 if none).
+     * @param dataBytes   number of response bytes.
+     * @param tokenCount  number of output tokens (token-latency benchmarks), else 0.
+     */
+    void complete(long responseId, long dataAddress, long dataBytes, long tokenCount);
+
+    /**
+     * Completes one sample with a payload on the heap.
+     *
+     * @param responseId the id from {@link QuerySamples#responseId(int)}.
+     * @param data       response bytes.
+     * @param offset     first byte in {@code data}.
+     * @param length     number of bytes.
+     * @param tokenCount number of output tokens (token-latency benchmarks), else 0.
+     */
+    void complete(long responseId, byte[] data, int offset, int length, long tokenCount);
+
+    /**
+     * Completes {@code count} samples at one timestamp.
+     *
+     * @param responses the responses, entries {@code [0, count)}.
+     * @param count     number of entries to complete.
+     */
+    void complete(QuerySampleResponses responses, int count);
+
+    /**
+     * Completes {@code count} samples at one timestamp; {@code callback} runs (untimed) for each response that is
+     * about to be copied into the accuracy log, e.g. to move its data from a device to the host first.
+     *
+     * @param responses the responses, entries {@code [0, count)}.
+     * @param count     number of entries to complete.
+     * @param callback  called before a payload is copied.
+     */
+    void complete(QuerySampleResponses responses, int count, ResponseCallback callback);
+
+    /**
+     * Records the first token of a sample (TTFT). Must precede the sample's completion except in Offline.
+     *
+     * @param responseId  the id from {@link QuerySamples#responseId(int)}.
+     * @param dataAddress address of the first-token bytes (0 if none).
+     * @param dataBytes   number of bytes.
+     */
+    void firstToken(long responseId, long dataAddress, long dataBytes);
+
+    /**
+     * Records the first tokens of {@code count} samples at one timestamp.
+     *
+     * @param responses the responses, entries {@code [0, count)}; token counts are ignored.
+     * @param count     number of entries.
+     */
+    void firstToken(QuerySampleResponses responses, int count);
+}
