@@ -1,0 +1,250 @@
+package org.jloadgen.config;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+
+/**
+ * The settings a run actually uses: LoadGen's {@code TestSettingsInternal} (spec §2.4), derived from the
+ * requested {@link TestSettings} (after audit.config) and the QSL's reported counts. Immutable; every value is
+ * logged as an {@code effective_*} key. Public final fields because this is a plain snapshot read by the
+ * generator, the issue loop, the results and the loggers.
+ */
+public final class EffectiveSettings
+{
+    public final TestScenario scenario;
+    public final TestMode mode;
+    public final long samplesPerQuery;
+    public final double targetQps;
+    public final long targetLatencyNs;
+    public final double targetLatencyPercentile;
+    public final long maxAsyncQueries;
+    public final long targetDurationMs;
+    public final long minDurationMs;
+    public final long maxDurationMs;
+    public final long minQueryCount;
+    public final long maxQueryCount;
+    public final long minSampleCount;
+    public final long qslRngSeed;
+    public final long sampleIndexRngSeed;
+    public final long scheduleRngSeed;
+    public final long accuracyLogRngSeed;
+    public final double accuracyLogProbability;
+    public final long accuracyLogSamplingTarget;
+    public final boolean printTimestamps;
+    public final boolean performanceIssueUnique;
+    public final boolean performanceIssueSame;
+    public final long performanceIssueSameIndex;
+    public final long performanceSampleCount;
+    public final long accuracySampleCount;
+    public final boolean sampleConcatenatePermutation;
+    public final boolean serverCoalesceQueries;
+    public final int serverFindPeakQpsDecimalsOfPrecision;
+    public final double serverFindPeakQpsBoundaryStepSize;
+    public final long serverNumIssueQueryThreads;
+    public final boolean useTokenLatencies;
+    public final long serverTtftLatencyNs;
+    public final long serverTpotLatencyNs;
+    public final boolean inferTokenLatencies;
+    public final long tokenLatencyScalingFactor;
+
+    /** {@code error_invalid_test_settings} messages LoadGen logs while deriving these settings. */
+    public final List<String> errors;
+
+    /**
+     * Derives the effective settings exactly as LoadGen's {@code TestSettingsInternal} constructor.
+     *
+     * @param requested                 requested settings (after audit.config and test05 overrides).
+     * @param qslTotalSampleCount       {@code qsl.TotalSampleCount()}.
+     * @param qslPerformanceSampleCount {@code qsl.PerformanceSampleCount()}.
+     */
+    public EffectiveSettings(
+        final TestSettings requested, final long qslTotalSampleCount, final long qslPerformanceSampleCount)
+    {
+        final List<String> errors = new ArrayList<>();
+        scenario = requested.scenario();
+        mode = requested.mode();
+
+        long spq = 1;
+        double qps = 1;
+        long maxAsync = 0;
+        long targetLatency = 0;
+        double percentile;
+        switch (scenario)
+        {
+            case SINGLE_STREAM ->
+            {
+                qps = 1e9 / requested.singleStreamExpectedLatencyNs();
+                maxAsync = 1;
+                percentile = requested.singleStreamTargetLatencyPercentile();
+            }
+            case MULTI_STREAM ->
+            {
+                qps = 1e9 / requested.multiStreamExpectedLatencyNs();
+                maxAsync = 1;
+                percentile = requested.multiStreamTargetLatencyPercentile();
+                spq = requested.multiStreamSamplesPerQuery();
+            }
+            case SERVER ->
+            {
+                if (requested.serverTargetQps() >= 0.0)
+                {
+                    qps = requested.serverTargetQps();
+                }
+                else
+                {
+                    errors.add("Invalid value for server_target_qps requested. requested: "
+                        + org.jloadgen.log.CFormat.g(requested.serverTargetQps()) + " using: " + 1);
+                }
+                targetLatency = requested.serverTargetLatencyNs();
+                percentile = requested.serverTargetLatencyPercentile();
+                maxAsync = requested.serverMaxAsyncQueries();
+            }
+            case OFFLINE ->
+            {
+                percentile = 0.99;
+                if (requested.offlineExpectedQps() >= 0.0)
+                {
+                    qps = requested.offlineExpectedQps();
+                }
+                else
+                {
+                    errors.add("Invalid value for offline_expected_qps requested. requested: "
+                        + org.jloadgen.log.CFormat.g(requested.offlineExpectedQps()) + " using: " + 1);
+                }
+                maxAsync = 1;
+            }
+            default -> throw new IllegalStateException("unknown scenario " + scenario);
+        }
+
+        final long psc = requested.performanceSampleCountOverride() != 0
+            ? requested.performanceSampleCountOverride() : qslPerformanceSampleCount;
+        final long asc = requested.accuracySampleCountOverride() != 0
+            ? requested.accuracySampleCountOverride() : qslTotalSampleCount;
+
+        long targetDuration = requested.minDurationMs();
+        long minQueries = requested.minQueryCount();
+        if (scenario == TestScenario.OFFLINE)
+        {
+            // Evaluated left to right in double, then truncated, as LoadGen does.
+            final long targetSampleCount = (long)(1.1 * (requested.minDurationMs() / 1000.0) * qps);
+            spq = requested.performanceIssueUnique() ? psc : Math.max(requested.minQueryCount(), targetSampleCount);
+            minQueries = 1;
+            targetDuration = 0;
+        }
+        if (scenario == TestScenario.SINGLE_STREAM && requested.sampleConcatenatePermutation())
+        {
+            final long expected = (long)(2.0 * (targetDuration / 1000.0) * qps);
+            minQueries = Math.max(minQueries, expected);
+            if (qslPerformanceSampleCount == 0)
+            {
+                // LoadGen divides by zero here; report instead of crashing.
+                errors.add("sample_concatenate_permutation needs a non-zero QSL performance sample count");
+            }
+            else
+            {
+                // Uses the QSL-reported count and adds a whole extra pass when already a multiple [LG quirk].
+                minQueries += qslPerformanceSampleCount - Long.remainderUnsigned(minQueries, qslPerformanceSampleCount);
+            }
+        }
+
+        samplesPerQuery = spq;
+        targetQps = qps;
+        maxAsyncQueries = maxAsync;
+        targetLatencyNs = targetLatency;
+        targetLatencyPercentile = percentile;
+        targetDurationMs = targetDuration;
+        minDurationMs = requested.minDurationMs();
+        maxDurationMs = requested.maxDurationMs();
+        minQueryCount = minQueries;
+        maxQueryCount = requested.maxQueryCount();
+        minSampleCount = minQueries * spq;
+        qslRngSeed = requested.qslRngSeed();
+        sampleIndexRngSeed = requested.sampleIndexRngSeed();
+        scheduleRngSeed = requested.scheduleRngSeed();
+        accuracyLogRngSeed = requested.accuracyLogRngSeed();
+        accuracyLogProbability = requested.accuracyLogProbability();
+        accuracyLogSamplingTarget = requested.accuracyLogSamplingTarget();
+        printTimestamps = requested.printTimestamps();
+        performanceIssueUnique = requested.performanceIssueUnique();
+        performanceIssueSame = requested.performanceIssueSame();
+        performanceIssueSameIndex = requested.performanceIssueSameIndex();
+        performanceSampleCount = psc;
+        accuracySampleCount = asc;
+        sampleConcatenatePermutation = requested.sampleConcatenatePermutation();
+        serverCoalesceQueries = requested.serverCoalesceQueries();
+        serverFindPeakQpsDecimalsOfPrecision = requested.serverFindPeakQpsDecimalsOfPrecision();
+        serverFindPeakQpsBoundaryStepSize = requested.serverFindPeakQpsBoundaryStepSize();
+        serverNumIssueQueryThreads = requested.serverNumIssueQueryThreads();
+        useTokenLatencies = requested.useTokenLatencies();
+        serverTtftLatencyNs = requested.serverTtftLatencyNs();
+        serverTpotLatencyNs = requested.serverTpotLatencyNs();
+        inferTokenLatencies = requested.inferTokenLatencies();
+        tokenLatencyScalingFactor = requested.tokenLatencyScalingFactor();
+
+        if (performanceIssueSame && Long.compareUnsigned(performanceIssueSameIndex, psc) >= 0)
+        {
+            errors.add("Sample Idx to be repeated in performance_issue_same mode cannot be greater than loaded "
+                + "performance_sample_count. performance_issue_same_index: " + performanceIssueSameIndex
+                + " performance_sample_count: " + psc);
+        }
+        if (performanceIssueUnique && performanceIssueSame)
+        {
+            errors.add("Performance_issue_unique and performance_issue_same, both cannot be true at the same "
+                + "time. performance_issue_unique: true performance_issue_same: true");
+        }
+        this.errors = List.copyOf(errors);
+    }
+
+    private EffectiveSettings(final EffectiveSettings base, final double targetQps)
+    {
+        scenario = base.scenario;
+        mode = base.mode;
+        samplesPerQuery = base.samplesPerQuery;
+        this.targetQps = targetQps;
+        targetLatencyNs = base.targetLatencyNs;
+        targetLatencyPercentile = base.targetLatencyPercentile;
+        maxAsyncQueries = base.maxAsyncQueries;
+        targetDurationMs = base.targetDurationMs;
+        minDurationMs = base.minDurationMs;
+        maxDurationMs = base.maxDurationMs;
+        minQueryCount = base.minQueryCount;
+        maxQueryCount = base.maxQueryCount;
+        minSampleCount = base.minSampleCount;
+        qslRngSeed = base.qslRngSeed;
+        sampleIndexRngSeed = base.sampleIndexRngSeed;
+        scheduleRngSeed = base.scheduleRngSeed;
+        accuracyLogRngSeed = base.accuracyLogRngSeed;
+        accuracyLogProbability = base.accuracyLogProbability;
+        accuracyLogSamplingTarget = base.accuracyLogSamplingTarget;
+        printTimestamps = base.printTimestamps;
+        performanceIssueUnique = base.performanceIssueUnique;
+        performanceIssueSame = base.performanceIssueSame;
+        performanceIssueSameIndex = base.performanceIssueSameIndex;
+        performanceSampleCount = base.performanceSampleCount;
+        accuracySampleCount = base.accuracySampleCount;
+        sampleConcatenatePermutation = base.sampleConcatenatePermutation;
+        serverCoalesceQueries = base.serverCoalesceQueries;
+        serverFindPeakQpsDecimalsOfPrecision = base.serverFindPeakQpsDecimalsOfPrecision;
+        serverFindPeakQpsBoundaryStepSize = base.serverFindPeakQpsBoundaryStepSize;
+        serverNumIssueQueryThreads = base.serverNumIssueQueryThreads;
+        useTokenLatencies = base.useTokenLatencies;
+        serverTtftLatencyNs = base.serverTtftLatencyNs;
+        serverTpotLatencyNs = base.serverTpotLatencyNs;
+        inferTokenLatencies = base.inferTokenLatencies;
+        tokenLatencyScalingFactor = base.tokenLatencyScalingFactor;
+        errors = List.of();
+    }
+
+    /**
+     * @param qps a new Server target QPS (FindPeakPerformance).
+     * @return a copy of these settings with that target.
+     */
+    public EffectiveSettings withTargetQps(final double qps)
+    {
+        return new EffectiveSettings(this, qps);
+    }
+}
