@@ -1,0 +1,367 @@
+package org.jloadgen.schedule;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.memory.GrowableOffHeapArray;
+import org.jloadgen.memory.OffHeapAllocator;
+import org.jloadgen.memory.OffHeapRegion;
+import org.jloadgen.random.Mt19937;
+import org.jloadgen.random.StdRandom;
+
+/**
+ * LoadGen's {@code GenerateQueries} (spec §3.2), draw for draw: the same generators, constructed in the same
+ * order, consuming the same engine outputs, so sample indices and schedules equal LoadGen's for the same seeds.
+ * Runs before the clock starts and writes the result straight into off-heap arrays.
+ */
+public final class QueryGenerator
+{
+    private static final long NS_PER_MS = 1_000_000L;
+
+    private QueryGenerator()
+    {
+    }
+
+    /**
+     * Accuracy-log selection of one series (spec §4.6, §9.2).
+     *
+     * @param offset      {@code accuracy_log_offset}: the first draw of {@code mt19937(accuracy_log_rng_seed)}.
+     * @param probability {@code accuracy_log_prob}; a sample is logged iff its shifted value is {@code <=} it.
+     */
+    public record AccuracyLogSelection(double offset, double probability)
+    {
+        /** Selection of a series that logs nothing but still draws its values. */
+        public static final AccuracyLogSelection NONE = new AccuracyLogSelection(0.0, -1.0);
+    }
+
+    /**
+     * Generates the queries of one series.
+     *
+     * @param settings   effective settings.
+     * @param set        the loaded set.
+     * @param seriesMode {@link TestMode#ACCURACY_ONLY} or {@link TestMode#PERFORMANCE_ONLY}.
+     * @param sequence   the test's sequence ids and accuracy-log generator; advanced by this series.
+     * @param selection  accuracy-log selection for performance mode (ignored in accuracy mode: all logged).
+     * @param allocator  where the trace's memory comes from.
+     * @return the trace; the caller closes it.
+     */
+    public static Trace generate(
+        final EffectiveSettings settings,
+        final LoadableSet set,
+        final TestMode seriesMode,
+        final SequenceGen sequence,
+        final AccuracyLogSelection selection,
+        final OffHeapAllocator allocator)
+    {
+        if (seriesMode != TestMode.ACCURACY_ONLY && seriesMode != TestMode.PERFORMANCE_ONLY)
+        {
+            throw new IllegalArgumentException("a series is generated in AccuracyOnly or PerformanceOnly mode");
+        }
+        final TestScenario scenario = settings.scenario;
+        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final int loadedSize = set.size();
+        final int distributionEnd = set.sampleDistributionEnd();
+
+        // Step 1-3.
+        long genDurationNs = (scenario == TestScenario.SERVER ? 1 : 2) * settings.targetDurationMs * NS_PER_MS;
+        long minQueries = settings.minQueryCount;
+        long spq = settings.samplesPerQuery;
+        if (accuracy && scenario == TestScenario.OFFLINE)
+        {
+            spq = distributionEnd;
+        }
+        if (spq <= 0)
+        {
+            throw new IllegalArgumentException("samples_per_query must be positive: " + spq);
+        }
+        if (accuracy || settings.performanceIssueUnique)
+        {
+            genDurationNs = 0;
+            minQueries = loadedSize / spq;
+        }
+
+        // Step 4-5: generators and distributions, constructed in LoadGen's order.
+        final Mt19937 sampleRng = new Mt19937(settings.sampleIndexRngSeed);
+        final Mt19937 scheduleRng = new Mt19937(settings.scheduleRngSeed);
+        final int stride = scenario == TestScenario.MULTI_STREAM ? (int)spq : 1;
+
+        final int[] accuracyOrder = accuracy ? shuffledStrided(distributionEnd, stride, sampleRng) : null;
+        final int[] uniqueOrder = shuffledStrided(distributionEnd, stride, sampleRng);
+        final int[] equalIssue = equalIssueIndices(loadedSize, minQueries, sampleRng);
+        final boolean server = scenario == TestScenario.SERVER;
+        final double targetQps = settings.targetQps;
+        final long periodNs = server ? 0 : (long)((1.0 / targetQps) * 1e9);
+
+        // Step 6: equal-issue padding.
+        final boolean equalIssueMode = settings.sampleConcatenatePermutation;
+        if (equalIssueMode && !accuracy)
+        {
+            if (scenario == TestScenario.OFFLINE)
+            {
+                if (spq % loadedSize != 0)
+                {
+                    spq += loadedSize - spq % loadedSize;
+                }
+            }
+            else if (minQueries % loadedSize != 0)
+            {
+                minQueries += loadedSize - minQueries % loadedSize;
+            }
+        }
+        if (spq > Integer.MAX_VALUE - 8)
+        {
+            throw new IllegalArgumentException("samples per query too large for one query: " + spq);
+        }
+        if (!server && periodNs <= 0 && genDurationNs > 0)
+        {
+            throw new IllegalArgumentException("target QPS " + targetQps
+                + " gives a query period of 0 ns: LoadGen would generate queries forever");
+        }
+
+        final int samplesPerQuery = (int)spq;
+        final boolean multiStream = scenario == TestScenario.MULTI_STREAM;
+        final long capacityQueries = estimateQueries(server, targetQps, genDurationNs, periodNs, minQueries);
+        final long perQueryPositions = multiStream ? 1 : samplesPerQuery;
+        final long logSamples = accuracy ? 0 : 1;
+
+        final boolean same = settings.performanceIssueSame;
+        final boolean unique = settings.performanceIssueUnique;
+        final int sameIndex = (int)Math.min(settings.performanceIssueSameIndex, Integer.MAX_VALUE);
+        if (same && sameIndex >= loadedSize)
+        {
+            throw new IllegalArgumentException("performance_issue_same_index " + settings.performanceIssueSameIndex
+                + " is outside the loaded set of " + loadedSize + " samples");
+        }
+
+        try (GrowableOffHeapArray positions = new GrowableOffHeapArray(allocator, 4,
+                Math.min(capacityQueries * perQueryPositions, Integer.MAX_VALUE));
+            GrowableOffHeapArray offsets = server ? new GrowableOffHeapArray(allocator, 8, capacityQueries) : null;
+            GrowableOffHeapArray bits = logSamples != 0
+                ? new GrowableOffHeapArray(allocator, 8, (capacityQueries * samplesPerQuery >>> 6) + 1) : null)
+        {
+            long timestampNs = 0;
+            long prevTimestampNs = 0;
+            long queries = 0;
+            int accuracyNext = 0;
+            int uniqueNext = 0;
+            long equalIssueNext = 0;
+            long bitWord = 0;
+            int bitCount = 0;
+            boolean anyBit = false;
+            final double offset = selection.offset();
+            final double probability = selection.probability();
+
+            while (prevTimestampNs < genDurationNs || queries < minQueries)
+            {
+                // Step 7: the samples of one query.
+                if (multiStream)
+                {
+                    final int start;
+                    if (unique)
+                    {
+                        start = next(uniqueOrder, uniqueNext++, "performance_issue_unique");
+                    }
+                    else if (same)
+                    {
+                        start = sameIndex;
+                    }
+                    else if (accuracy)
+                    {
+                        start = next(accuracyOrder, accuracyNext++, "accuracy");
+                    }
+                    else
+                    {
+                        start = (int)StdRandom.uniformInt(sampleRng, 0, distributionEnd - 1);
+                    }
+                    positions.addInt(start);
+                }
+                else if (scenario == TestScenario.OFFLINE)
+                {
+                    final long first = positions.reserve(samplesPerQuery);
+                    final MemorySegment seg = positions.segment();
+                    if (same)
+                    {
+                        for (long i = 0; i < samplesPerQuery; i++)
+                        {
+                            seg.set(ValueLayout.JAVA_INT, (first + i) << 2, sameIndex);
+                        }
+                    }
+                    else
+                    {
+                        final int full = samplesPerQuery / loadedSize;
+                        final int rem = samplesPerQuery % loadedSize;
+                        final int[] block = new int[loadedSize];
+                        long at = first;
+                        for (int r = 0; r < full; r++)
+                        {
+                            for (int i = 0; i < loadedSize; i++)
+                            {
+                                block[i] = i;
+                            }
+                            if (equalIssueMode)
+                            {
+                                // std::shuffle's swaps depend only on the draws, so shuffling positions
+                                // equals LoadGen's shuffle of the copied QSL indices.
+                                StdRandom.shuffle(block, sampleRng);
+                            }
+                            MemorySegment.copy(block, 0, seg, ValueLayout.JAVA_INT, at << 2, loadedSize);
+                            at += loadedSize;
+                        }
+                        for (int i = 0; i < rem; i++)
+                        {
+                            seg.set(ValueLayout.JAVA_INT, (at + i) << 2, i);
+                        }
+                    }
+                }
+                else
+                {
+                    for (int i = 0; i < samplesPerQuery; i++)
+                    {
+                        final int idx;
+                        if (unique)
+                        {
+                            idx = next(uniqueOrder, uniqueNext++, "performance_issue_unique");
+                        }
+                        else if (same)
+                        {
+                            idx = sameIndex;
+                        }
+                        else if (equalIssueMode)
+                        {
+                            if (equalIssue.length == 0)
+                            {
+                                throw new IllegalArgumentException(
+                                    "equal-issue mode needs min_query_count > 0 to build its permutation list");
+                            }
+                            idx = equalIssue[(int)(equalIssueNext++ % equalIssue.length)];
+                        }
+                        else if (accuracy)
+                        {
+                            idx = next(accuracyOrder, accuracyNext++, "accuracy");
+                        }
+                        else
+                        {
+                            idx = (int)StdRandom.uniformInt(sampleRng, 0, distributionEnd - 1);
+                        }
+                        positions.addInt(idx);
+                    }
+                }
+
+                // Appending the query draws one accuracy-log value per sample, in generation order.
+                for (int i = 0; i < samplesPerQuery; i++)
+                {
+                    final double value = sequence.nextAccuracyLogValue();
+                    if (bits != null)
+                    {
+                        final double shifted = value + offset < 1.0 ? value + offset : value + offset - 1.0;
+                        if (shifted <= probability)
+                        {
+                            bitWord |= 1L << bitCount;
+                            anyBit = true;
+                        }
+                        if (++bitCount == 64)
+                        {
+                            bits.addLong(bitWord);
+                            bitWord = 0;
+                            bitCount = 0;
+                        }
+                    }
+                }
+                if (offsets != null)
+                {
+                    offsets.addLong(timestampNs);
+                }
+                queries++;
+
+                prevTimestampNs = timestampNs;
+                timestampNs += server ? (long)(StdRandom.exponential(scheduleRng, targetQps) * 1e9) : periodNs;
+
+                if (equalIssueMode && queries >= minQueries && prevTimestampNs < genDurationNs
+                    && scenario != TestScenario.OFFLINE)
+                {
+                    minQueries += loadedSize;
+                }
+            }
+            if (bits != null && bitCount > 0)
+            {
+                bits.addLong(bitWord);
+            }
+
+            final long firstQueryId = sequence.nextQueryId();
+            final long firstSampleId = sequence.nextSampleId();
+            sequence.advance(queries, queries * samplesPerQuery);
+            final OffHeapRegion bitsRegion = bits != null && anyBit ? bits.detach() : null;
+            return new Trace(scenario, seriesMode, set, samplesPerQuery, queries, firstQueryId, firstSampleId,
+                periodNs, timestampNs, accuracy, positions.detach(), offsets != null ? offsets.detach() : null,
+                bitsRegion);
+        }
+    }
+
+    private static int next(final int[] order, final int i, final String what)
+    {
+        if (i >= order.length)
+        {
+            // LoadGen's vector::at throws here.
+            throw new IllegalStateException("the " + what + " sample list is exhausted after " + order.length
+                + " samples");
+        }
+        return order[i];
+    }
+
+    private static int[] shuffledStrided(final int end, final int stride, final Mt19937 rng)
+    {
+        final int count = (end + stride - 1) / stride;
+        final int[] order = new int[count];
+        for (int i = 0, v = 0; i < count; i++, v += stride)
+        {
+            order[i] = v;
+        }
+        StdRandom.shuffle(order, rng);
+        return order;
+    }
+
+    private static int[] equalIssueIndices(final int loadedSize, final long minQueries, final Mt19937 rng)
+    {
+        final long passes = minQueries <= 0 ? 0 : (minQueries + loadedSize - 1) / loadedSize;
+        if (passes * loadedSize > Integer.MAX_VALUE - 8)
+        {
+            throw new IllegalArgumentException("equal-issue list of " + passes * loadedSize + " entries is too large");
+        }
+        final int[] indices = new int[(int)(passes * loadedSize)];
+        final int[] perm = new int[loadedSize];
+        for (int i = 0; i < loadedSize; i++)
+        {
+            perm[i] = i;
+        }
+        for (int p = 0; p < passes; p++)
+        {
+            // The same permutation is reshuffled cumulatively, not reset [LG behaviour].
+            StdRandom.shuffle(perm, rng);
+            System.arraycopy(perm, 0, indices, p * loadedSize, loadedSize);
+        }
+        return indices;
+    }
+
+    private static long estimateQueries(
+        final boolean server, final double qps, final long genDurationNs, final long periodNs, final long minQueries)
+    {
+        if (genDurationNs <= 0)
+        {
+            return Math.max(1, minQueries);
+        }
+        final double expected;
+        if (server)
+        {
+            final double mean = qps * (genDurationNs / 1e9);
+            expected = mean * 1.02 + 6 * Math.sqrt(mean) + 64;
+        }
+        else
+        {
+            expected = periodNs > 0 ? (double)genDurationNs / periodNs + 2 : 1;
+        }
+        return (long)Math.min(Math.max(expected, minQueries + 1.0), 1L << 40);
+    }
+}
