@@ -1,0 +1,188 @@
+package org.jloadgen.api;
+
+import org.jloadgen.memory.OffHeapAllocator;
+
+/**
+ * JLoadGen's own knobs, beside LoadGen's {@link TestSettings}: how the issue thread waits, how long a silent
+ * SUT is tolerated, where buffers come from and what is recorded beside the exact latencies. None of them
+ * changes the trace or the result arithmetic.
+ */
+public final class EngineOptions
+{
+    /** Default time without any completion after which outstanding samples are declared lost. */
+    public static final long COMPLETION_TIMEOUT_MS_DEFAULT = 60_000;
+    /** Default spin window of {@link ServerWaitStrategy#HYBRID}. */
+    public static final long HYBRID_SPIN_NS_DEFAULT = 100_000;
+
+    private ServerWaitStrategy serverWait = ServerWaitStrategy.SPIN;
+    private long hybridSpinNs = HYBRID_SPIN_NS_DEFAULT;
+    private CompletionWaitStrategy completionWait = CompletionWaitStrategy.SPIN;
+    private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
+    private OffHeapAllocator allocator = OffHeapAllocator.arena();
+    private boolean latencyHistogram = true;
+    private long histogramIntervalMs = 1_000;
+    private int issueCpu = -1;
+
+    /**
+     * @return a copy.
+     */
+    public EngineOptions copy()
+    {
+        final EngineOptions c = new EngineOptions();
+        c.serverWait = serverWait;
+        c.hybridSpinNs = hybridSpinNs;
+        c.completionWait = completionWait;
+        c.completionTimeoutMs = completionTimeoutMs;
+        c.allocator = allocator;
+        c.latencyHistogram = latencyHistogram;
+        c.histogramIntervalMs = histogramIntervalMs;
+        c.issueCpu = issueCpu;
+        return c;
+    }
+
+    /**
+     * @return how the Server issue thread waits for scheduled times.
+     */
+    public ServerWaitStrategy serverWait()
+    {
+        return serverWait;
+    }
+
+    /**
+     * @param value how the Server issue thread waits for scheduled times.
+     * @return this.
+     */
+    public EngineOptions serverWait(final ServerWaitStrategy value)
+    {
+        this.serverWait = value;
+        return this;
+    }
+
+    /**
+     * @return spin window before a deadline for {@link ServerWaitStrategy#HYBRID}.
+     */
+    public long hybridSpinNs()
+    {
+        return hybridSpinNs;
+    }
+
+    /**
+     * @param value spin window before a deadline for {@link ServerWaitStrategy#HYBRID}.
+     * @return this.
+     */
+    public EngineOptions hybridSpinNs(final long value)
+    {
+        this.hybridSpinNs = value;
+        return this;
+    }
+
+    /**
+     * @return how the issue thread waits for completions.
+     */
+    public CompletionWaitStrategy completionWait()
+    {
+        return completionWait;
+    }
+
+    /**
+     * @param value how the issue thread waits for completions.
+     * @return this.
+     */
+    public EngineOptions completionWait(final CompletionWaitStrategy value)
+    {
+        this.completionWait = value;
+        return this;
+    }
+
+    /**
+     * @return time without any completion after which the outstanding samples are declared lost and the run
+     *         ends INVALID (LoadGen would wait forever).
+     */
+    public long completionTimeoutMs()
+    {
+        return completionTimeoutMs;
+    }
+
+    /**
+     * @param value time without any completion after which outstanding samples are declared lost.
+     * @return this.
+     */
+    public EngineOptions completionTimeoutMs(final long value)
+    {
+        this.completionTimeoutMs = value;
+        return this;
+    }
+
+    /**
+     * @return where traces and completion slots are allocated.
+     */
+    public OffHeapAllocator allocator()
+    {
+        return allocator;
+    }
+
+    /**
+     * @param value where traces and completion slots are allocated.
+     * @return this.
+     */
+    public EngineOptions allocator(final OffHeapAllocator value)
+    {
+        this.allocator = value;
+        return this;
+    }
+
+    /**
+     * @return whether latencies are also recorded into an HdrHistogram recorder at completion time (interval
+     *         histograms for jitter analysis, written as an {@code .hlog}).
+     */
+    public boolean latencyHistogram()
+    {
+        return latencyHistogram;
+    }
+
+    /**
+     * @param value whether latencies are also recorded into an HdrHistogram recorder.
+     * @return this.
+     */
+    public EngineOptions latencyHistogram(final boolean value)
+    {
+        this.latencyHistogram = value;
+        return this;
+    }
+
+    /**
+     * @return interval of the HdrHistogram interval log.
+     */
+    public long histogramIntervalMs()
+    {
+        return histogramIntervalMs;
+    }
+
+    /**
+     * @param value interval of the HdrHistogram interval log.
+     * @return this.
+     */
+    public EngineOptions histogramIntervalMs(final long value)
+    {
+        this.histogramIntervalMs = value;
+        return this;
+    }
+
+    /**
+     * @return CPU to pin the issue thread to, or -1 to leave it unpinned.
+     */
+    public int issueCpu()
+    {
+        return issueCpu;
+    }
+
+    /**
+     * @param value CPU to pin the issue thread to, or -1 to leave it unpinned.
+     * @return this.
+     */
+    public EngineOptions issueCpu(final int value)
+    {
+        this.issueCpu = value;
+        return this;
+    }
+}

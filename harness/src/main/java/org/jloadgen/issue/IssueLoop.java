@@ -1,0 +1,451 @@
+package org.jloadgen.issue;
+
+import java.util.concurrent.locks.LockSupport;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.record.EngineResponseSink;
+import org.jloadgen.record.SeriesRecorder;
+import org.jloadgen.schedule.Trace;
+
+/**
+ * Issues one series (LoadGen's {@code IssueQueriesInternal}, spec §3.3) on the calling thread, then flushes
+ * and waits for the outstanding completions. Between the first and the last query nothing here allocates,
+ * locks or logs: every query is a flyweight re-wrap, every wait reads the clock and a counter, and stops are
+ * recorded as numbers that are formatted afterwards.
+ */
+public final class IssueLoop
+{
+    private static final long NS_PER_MS = 1_000_000L;
+
+    private final EngineOptions options;
+    private volatile String abortReason;
+
+    /**
+     * @param options the engine's wait strategies and timeouts.
+     */
+    public IssueLoop(final EngineOptions options)
+    {
+        this.options = options;
+    }
+
+    /**
+     * Makes the running (or next) series stop after its current query. Any thread.
+     *
+     * @param reason why, for the logs.
+     */
+    public void abort(final String reason)
+    {
+        abortReason = reason == null ? "abortTest() called" : reason;
+    }
+
+    /**
+     * @return whether an abort was requested.
+     */
+    public boolean aborted()
+    {
+        return abortReason != null;
+    }
+
+    /**
+     * Issues the series, flushes the SUT and waits for completions.
+     *
+     * @param trace      the series' queries.
+     * @param recorder   the series' completion slots.
+     * @param settings   effective settings.
+     * @param seriesMode accuracy or performance.
+     * @param sut        the system under test.
+     * @param sink       the engine's response sink.
+     * @return what happened.
+     */
+    public IssueOutcome run(
+        final Trace trace,
+        final SeriesRecorder recorder,
+        final EffectiveSettings settings,
+        final TestMode seriesMode,
+        final SystemUnderTest sut,
+        final EngineResponseSink sink)
+    {
+        final IssueOutcome outcome = new IssueOutcome();
+        final TraceQuerySamples samples = new TraceQuerySamples(trace);
+        final IdleStrategy completionIdle = options.completionWait().newIdleStrategy();
+        final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
+
+        outcome.startEpochMs = System.currentTimeMillis();
+        final long startNs = System.nanoTime();
+        outcome.startNs = startNs;
+        recorder.origin(startNs);
+        sink.series(recorder);
+
+        switch (trace.scenario())
+        {
+            case SINGLE_STREAM, MULTI_STREAM ->
+                issueSequential(trace, recorder, settings, seriesMode, sut, sink, samples, completionIdle, timeoutNs,
+                    outcome);
+            case SERVER -> issueServer(trace, recorder, settings, seriesMode, sut, sink, samples, outcome);
+            case OFFLINE -> issueOffline(trace, recorder, settings, seriesMode, sut, sink, samples, outcome);
+            default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
+        }
+
+        try
+        {
+            sut.flushQueries();
+        }
+        catch (final Throwable t)
+        {
+            outcome.flushFailure = t;
+        }
+
+        if (outcome.stopReason != StopReason.SUT_FAILED && outcome.stopReason != StopReason.SUT_SILENT)
+        {
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle, timeoutNs, false);
+            if (!outcome.allCompleted && outcome.stopReason != StopReason.ABORTED)
+            {
+                outcome.stopReason = StopReason.SUT_SILENT;
+                outcome.stopArg0 = options.completionTimeoutMs();
+                outcome.stopArg1 = outcome.samplesIssued - recorder.completedSamples();
+                outcome.stopRelativeNs = System.nanoTime() - startNs;
+            }
+        }
+        else
+        {
+            // A failed SUT may still drain what it holds; give it a short grace period, never forever.
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle,
+                Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
+        }
+        outcome.endNs = System.nanoTime();
+        outcome.endEpochMs = System.currentTimeMillis();
+        sink.endSeries();
+        return outcome;
+    }
+
+    private void issueSequential(
+        final Trace trace,
+        final SeriesRecorder recorder,
+        final EffectiveSettings settings,
+        final TestMode seriesMode,
+        final SystemUnderTest sut,
+        final EngineResponseSink sink,
+        final TraceQuerySamples samples,
+        final IdleStrategy idle,
+        final long timeoutNs,
+        final IssueOutcome outcome)
+    {
+        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final long queryCount = trace.queryCount();
+        final int spq = trace.samplesPerQuery();
+        final long startNs = outcome.startNs;
+        final long minQueryCount = settings.minQueryCount;
+        final long targetDurationNs = settings.targetDurationMs * NS_PER_MS;
+        final long maxQueryCount = settings.maxQueryCount;
+        final long maxDurationNs = settings.maxDurationMs * NS_PER_MS;
+        long issuedSamples = 0;
+
+        for (long q = 0; q < queryCount; q++)
+        {
+            if (abortReason != null)
+            {
+                stop(outcome, StopReason.ABORTED, System.nanoTime() - startNs);
+                outcome.abortReason = abortReason;
+                return;
+            }
+            if (q > 0 && recorder.completedSamples() < issuedSamples
+                && !awaitCompletions(recorder, issuedSamples, idle, timeoutNs, true))
+            {
+                if (abortReason != null)
+                {
+                    stop(outcome, StopReason.ABORTED, System.nanoTime() - startNs);
+                    outcome.abortReason = abortReason;
+                    return;
+                }
+                stop(outcome, StopReason.SUT_SILENT, System.nanoTime() - startNs);
+                outcome.stopArg0 = options.completionTimeoutMs();
+                outcome.stopArg1 = issuedSamples - recorder.completedSamples();
+                return;
+            }
+            final long nowNs = System.nanoTime();
+            final long relativeNs = nowNs - startNs;
+            recorder.scheduled(q, relativeNs);
+            samples.wrap(q * spq, spq);
+            try
+            {
+                sut.issueQuery(samples, sink);
+            }
+            catch (final Throwable t)
+            {
+                outcome.sutFailure = t;
+                stop(outcome, StopReason.SUT_FAILED, relativeNs);
+                return;
+            }
+            issuedSamples += spq;
+            outcome.queriesIssued = q + 1;
+            outcome.samplesIssued = issuedSamples;
+            outcome.lastQuery = q;
+            outcome.lastIssuedRelativeNs = relativeNs;
+
+            if (accuracy)
+            {
+                continue;
+            }
+            if (q + 1 >= minQueryCount && relativeNs >= targetDurationNs)
+            {
+                stop(outcome, StopReason.NATURAL, relativeNs);
+                return;
+            }
+            if (endEarly(outcome, q + 1, relativeNs, maxQueryCount, maxDurationNs))
+            {
+                return;
+            }
+        }
+        if (!accuracy)
+        {
+            stop(outcome, StopReason.RAN_OUT, System.nanoTime() - startNs);
+        }
+    }
+
+    private void issueServer(
+        final Trace trace,
+        final SeriesRecorder recorder,
+        final EffectiveSettings settings,
+        final TestMode seriesMode,
+        final SystemUnderTest sut,
+        final EngineResponseSink sink,
+        final TraceQuerySamples samples,
+        final IssueOutcome outcome)
+    {
+        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final long queryCount = trace.queryCount();
+        final long startNs = outcome.startNs;
+        final boolean coalesce = settings.serverCoalesceQueries;
+        final long maxAsync = settings.maxAsyncQueries;
+        final long maxQueryCount = settings.maxQueryCount;
+        final long maxDurationNs = settings.maxDurationMs * NS_PER_MS;
+        final ServerWaitStrategy wait = options.serverWait();
+        final long spinNs = options.hybridSpinNs();
+
+        long q = 0;
+        while (q < queryCount)
+        {
+            if (abortReason != null)
+            {
+                stop(outcome, StopReason.ABORTED, System.nanoTime() - startNs);
+                outcome.abortReason = abortReason;
+                return;
+            }
+            final long deadlineNs = startNs + trace.scheduledOffsetNs(q);
+            final long nowNs = waitUntil(deadlineNs, wait, spinNs);
+            int count = 1;
+            if (coalesce)
+            {
+                while (q + count < queryCount && startNs + trace.scheduledOffsetNs(q + count) - nowNs <= 0
+                    && count < Integer.MAX_VALUE - 1)
+                {
+                    count++;
+                }
+            }
+            final long relativeNs = nowNs - startNs;
+            samples.wrap(q, count);
+            try
+            {
+                sut.issueQuery(samples, sink);
+            }
+            catch (final Throwable t)
+            {
+                outcome.sutFailure = t;
+                stop(outcome, StopReason.SUT_FAILED, relativeNs);
+                return;
+            }
+            q += count;
+            outcome.queriesIssued = q;
+            outcome.samplesIssued = q;
+            outcome.lastQuery = q - 1;
+            outcome.lastIssuedRelativeNs = relativeNs;
+
+            if (accuracy)
+            {
+                continue;
+            }
+            if (maxAsync != 0)
+            {
+                final long outstanding = q - recorder.completedSamples();
+                if (outstanding > maxAsync)
+                {
+                    stop(outcome, StopReason.TOO_MANY_OUTSTANDING, relativeNs);
+                    outcome.stopArg0 = q;
+                    outcome.stopArg1 = outstanding;
+                    return;
+                }
+            }
+            if (endEarly(outcome, q, relativeNs, maxQueryCount, maxDurationNs))
+            {
+                return;
+            }
+        }
+    }
+
+    private void issueOffline(
+        final Trace trace,
+        final SeriesRecorder recorder,
+        final EffectiveSettings settings,
+        final TestMode seriesMode,
+        final SystemUnderTest sut,
+        final EngineResponseSink sink,
+        final TraceQuerySamples samples,
+        final IssueOutcome outcome)
+    {
+        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final long queryCount = trace.queryCount();
+        final int spq = trace.samplesPerQuery();
+        final long startNs = outcome.startNs;
+        for (long q = 0; q < queryCount; q++)
+        {
+            final long relativeNs = System.nanoTime() - startNs;
+            samples.wrap(q * spq, spq);
+            try
+            {
+                sut.issueQuery(samples, sink);
+            }
+            catch (final Throwable t)
+            {
+                outcome.sutFailure = t;
+                stop(outcome, StopReason.SUT_FAILED, relativeNs);
+                return;
+            }
+            outcome.queriesIssued = q + 1;
+            outcome.samplesIssued = (q + 1) * spq;
+            outcome.lastQuery = q;
+            outcome.lastIssuedRelativeNs = relativeNs;
+            if (accuracy)
+            {
+                continue;
+            }
+            // Offline: min_query_count is 1 and target_duration 0, so this ends after the query.
+            if (q + 1 >= settings.minQueryCount && relativeNs >= settings.targetDurationMs * NS_PER_MS)
+            {
+                stop(outcome, StopReason.NATURAL, relativeNs);
+                return;
+            }
+            if (endEarly(outcome, q + 1, relativeNs, settings.maxQueryCount, settings.maxDurationMs * NS_PER_MS))
+            {
+                return;
+            }
+        }
+        if (!accuracy)
+        {
+            stop(outcome, StopReason.RAN_OUT, System.nanoTime() - startNs);
+        }
+    }
+
+    private boolean endEarly(final IssueOutcome outcome, final long queriesIssued, final long relativeNs,
+        final long maxQueryCount, final long maxDurationNs)
+    {
+        if (maxQueryCount != 0 && queriesIssued >= maxQueryCount)
+        {
+            stop(outcome, StopReason.MAX_QUERY_COUNT, relativeNs);
+            outcome.stopArg0 = queriesIssued;
+            return true;
+        }
+        if (maxDurationNs != 0 && relativeNs > maxDurationNs)
+        {
+            stop(outcome, StopReason.MAX_DURATION, relativeNs);
+            outcome.stopArg0 = relativeNs;
+            return true;
+        }
+        final String reason = abortReason;
+        if (reason != null)
+        {
+            stop(outcome, StopReason.ABORTED, relativeNs);
+            outcome.abortReason = reason;
+            return true;
+        }
+        return false;
+    }
+
+    private static void stop(final IssueOutcome outcome, final StopReason reason, final long relativeNs)
+    {
+        outcome.stopReason = reason;
+        outcome.stopRelativeNs = relativeNs;
+    }
+
+    /**
+     * Waits until {@code target} samples have completed, or no completion arrived for {@code timeoutNs}.
+     *
+     * @return whether the target was reached.
+     */
+    private boolean awaitCompletions(final SeriesRecorder recorder, final long target, final IdleStrategy idle,
+        final long timeoutNs, final boolean stopOnAbort)
+    {
+        long seen = recorder.completedSamples();
+        if (seen >= target)
+        {
+            return true;
+        }
+        idle.reset();
+        long lastProgressNs = System.nanoTime();
+        while (true)
+        {
+            idle.idle();
+            final long done = recorder.completedSamples();
+            if (done >= target)
+            {
+                return true;
+            }
+            final long nowNs = System.nanoTime();
+            if (done != seen)
+            {
+                seen = done;
+                lastProgressNs = nowNs;
+                idle.reset();
+            }
+            else if (nowNs - lastProgressNs > timeoutNs)
+            {
+                return false;
+            }
+            if (stopOnAbort && abortReason != null)
+            {
+                return false;
+            }
+        }
+    }
+
+    /**
+     * Waits until {@code deadlineNs} with the given strategy.
+     *
+     * @param deadlineNs a {@code System.nanoTime()} reading.
+     * @param strategy   how to wait.
+     * @param spinNs     spin window of the hybrid strategy.
+     * @return the clock reading after the wait (at or after the deadline).
+     */
+    static long waitUntil(final long deadlineNs, final ServerWaitStrategy strategy, final long spinNs)
+    {
+        long nowNs = System.nanoTime();
+        while (deadlineNs - nowNs > 0)
+        {
+            switch (strategy)
+            {
+                case SPIN -> Thread.onSpinWait();
+                case YIELD -> Thread.yield();
+                case SLEEP -> LockSupport.parkNanos(deadlineNs - nowNs);
+                case HYBRID ->
+                {
+                    final long remainingNs = deadlineNs - nowNs;
+                    if (remainingNs > spinNs)
+                    {
+                        LockSupport.parkNanos(remainingNs - spinNs);
+                    }
+                    else
+                    {
+                        Thread.onSpinWait();
+                    }
+                }
+                default -> throw new IllegalStateException("unknown wait strategy " + strategy);
+            }
+            nowNs = System.nanoTime();
+        }
+        return nowNs;
+    }
+}

@@ -1,0 +1,150 @@
+package org.jloadgen.issue;
+
+/**
+ * What the issue loop of one series did. Times are relative to the start of issuing unless named otherwise.
+ */
+public final class IssueOutcome
+{
+    long startNs;
+    long startEpochMs;
+    long queriesIssued;
+    long samplesIssued;
+    long lastQuery = -1;
+    long lastIssuedRelativeNs;
+    StopReason stopReason = StopReason.EXHAUSTED;
+    long stopRelativeNs;
+    long stopArg0;
+    long stopArg1;
+    Throwable sutFailure;
+    String abortReason;
+    boolean flushFailed;
+    Throwable flushFailure;
+    boolean allCompleted;
+    long endNs;
+    long endEpochMs;
+
+    /**
+     * @return {@code System.nanoTime()} when issuing started (the series origin).
+     */
+    public long startNs()
+    {
+        return startNs;
+    }
+
+    /**
+     * @return wall-clock ms when issuing started ({@code power_begin}).
+     */
+    public long startEpochMs()
+    {
+        return startEpochMs;
+    }
+
+    /**
+     * @return queries issued (coalesced queries count one each).
+     */
+    public long queriesIssued()
+    {
+        return queriesIssued;
+    }
+
+    /**
+     * @return samples issued.
+     */
+    public long samplesIssued()
+    {
+        return samplesIssued;
+    }
+
+    /**
+     * @return number of the last issued query, or -1 if none.
+     */
+    public long lastQuery()
+    {
+        return lastQuery;
+    }
+
+    /**
+     * @return issue time of the last issued query.
+     */
+    public long lastIssuedRelativeNs()
+    {
+        return lastIssuedRelativeNs;
+    }
+
+    /**
+     * @return why issuing stopped.
+     */
+    public StopReason stopReason()
+    {
+        return stopReason;
+    }
+
+    /**
+     * @return when issuing stopped, relative to the start.
+     */
+    public long stopRelativeNs()
+    {
+        return stopRelativeNs;
+    }
+
+    /**
+     * @return LoadGen's message for the stop, or {@code null} if none is logged.
+     */
+    public String stopMessage()
+    {
+        final String format = stopReason.format();
+        if (format == null)
+        {
+            return null;
+        }
+        return switch (stopReason)
+        {
+            case TOO_MANY_OUTSTANDING -> String.format(format, stopArg0, stopArg1);
+            case MAX_QUERY_COUNT, MAX_DURATION -> String.format(format, stopArg0);
+            case SUT_FAILED -> String.format(format, String.valueOf(sutFailure));
+            case SUT_SILENT -> String.format(format, stopArg0, stopArg1, samplesIssued);
+            case ABORTED -> String.format(format, abortReason);
+            default -> format;
+        };
+    }
+
+    /**
+     * @return the exception the SUT threw, or {@code null}.
+     */
+    public Throwable sutFailure()
+    {
+        return sutFailure;
+    }
+
+    /**
+     * @return the exception {@code flushQueries} threw, or {@code null}.
+     */
+    public Throwable flushFailure()
+    {
+        return flushFailure;
+    }
+
+    /**
+     * @return whether every issued sample completed.
+     */
+    public boolean allCompleted()
+    {
+        return allCompleted;
+    }
+
+    /**
+     * @return {@code System.nanoTime()} after the last completion arrived (or the wait gave up).
+     */
+    public long endNs()
+    {
+        return endNs;
+    }
+
+    /**
+     * @return wall-clock ms at {@link #endNs()}.
+     */
+    public long endEpochMs()
+    {
+        return endEpochMs;
+    }
+}

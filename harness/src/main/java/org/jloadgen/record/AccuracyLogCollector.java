@@ -1,0 +1,255 @@
+package org.jloadgen.record;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.nio.ByteBuffer;
+import java.util.concurrent.ConcurrentLinkedQueue;
+
+import org.agrona.BufferUtil;
+import org.agrona.MutableDirectBuffer;
+import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.UnsafeBuffer;
+import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
+import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+
+/**
+ * Carries accuracy-log payloads from completing threads to a writer thread. Completing threads copy the
+ * payload into an Agrona {@link ManyToOneRingBuffer} (lock-free, no allocation) before
+ * {@code complete(...)} returns, as LoadGen copies it before returning; the collector thread hands them to an
+ * {@link AccuracyLogConsumer} that formats and writes the file. A payload too large for the ring takes a slow
+ * path that allocates a copy: rare, and only for samples selected for the log.
+ */
+public final class AccuracyLogCollector implements AutoCloseable
+{
+    /** Default ring capacity: 16 MiB of payload in flight. */
+    public static final int DEFAULT_CAPACITY_BYTES = 16 * 1024 * 1024;
+
+    private static final int RESPONSE = 1;
+    private static final int FIRST_TOKEN = 2;
+    private static final int HEADER_BYTES = 24;
+
+    private final ManyToOneRingBuffer ring;
+    private final MemorySegment ringMemory;
+    private final ConcurrentLinkedQueue<Oversized> oversized = new ConcurrentLinkedQueue<>();
+    private final AccuracyLogConsumer consumer;
+    private final Thread thread;
+    private final UnsafeBuffer oversizedView = new UnsafeBuffer(0, 0);
+    private volatile boolean running = true;
+    private volatile Throwable failure;
+
+    private record Oversized(int type, long sampleSequenceId, long qslIndex, long tokenCount, byte[] data)
+    {
+    }
+
+    /**
+     * @param consumer      receives the payloads on the collector thread.
+     * @param capacityBytes ring capacity, a power of two.
+     */
+    public AccuracyLogCollector(final AccuracyLogConsumer consumer, final int capacityBytes)
+    {
+        this.consumer = consumer;
+        final ByteBuffer memory = BufferUtil.allocateDirectAligned(
+            capacityBytes + RingBufferDescriptor.TRAILER_LENGTH, 64);
+        this.ring = new ManyToOneRingBuffer(new UnsafeBuffer(memory));
+        this.ringMemory = MemorySegment.ofBuffer(memory);
+        this.thread = new Thread(this::run, "jloadgen-accuracy-log");
+        this.thread.setDaemon(true);
+        this.thread.start();
+    }
+
+    /**
+     * Copies a completed response. Called on a completing thread; does not allocate unless the payload is
+     * larger than the ring's maximum message.
+     *
+     * @param sampleSequenceId global sample sequence id.
+     * @param qslIndex         QSL index.
+     * @param dataAddress      payload address (0 with size 0 for none).
+     * @param dataBytes        payload size.
+     * @param tokenCount       token count.
+     */
+    public void response(final long sampleSequenceId, final long qslIndex, final long dataAddress,
+        final long dataBytes, final long tokenCount)
+    {
+        final int length = checkedLength(dataBytes);
+        final int index = claim(RESPONSE, HEADER_BYTES + length);
+        if (index < 0)
+        {
+            final byte[] copy = new byte[length];
+            MemorySegment.copy(NativeMemoryView.ALL, ValueLayout.JAVA_BYTE, dataAddress, copy, 0, length);
+            oversized.add(new Oversized(RESPONSE, sampleSequenceId, qslIndex, tokenCount, copy));
+            return;
+        }
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putLong(index, sampleSequenceId);
+        buffer.putLong(index + 8, qslIndex);
+        buffer.putLong(index + 16, tokenCount);
+        if (length > 0)
+        {
+            MemorySegment.copy(NativeMemoryView.ALL, dataAddress, ringMemory, index + HEADER_BYTES, length);
+        }
+        ring.commit(index);
+    }
+
+    /**
+     * Copies a completed response held on the heap.
+     *
+     * @param sampleSequenceId global sample sequence id.
+     * @param qslIndex         QSL index.
+     * @param data             payload.
+     * @param offset           first byte.
+     * @param length           number of bytes.
+     * @param tokenCount       token count.
+     */
+    public void response(final long sampleSequenceId, final long qslIndex, final byte[] data, final int offset,
+        final int length, final long tokenCount)
+    {
+        final int index = claim(RESPONSE, HEADER_BYTES + length);
+        if (index < 0)
+        {
+            final byte[] copy = java.util.Arrays.copyOfRange(data, offset, offset + length);
+            oversized.add(new Oversized(RESPONSE, sampleSequenceId, qslIndex, tokenCount, copy));
+            return;
+        }
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putLong(index, sampleSequenceId);
+        buffer.putLong(index + 8, qslIndex);
+        buffer.putLong(index + 16, tokenCount);
+        buffer.putBytes(index + HEADER_BYTES, data, offset, length);
+        ring.commit(index);
+    }
+
+    /**
+     * Copies a first-token payload.
+     *
+     * @param sampleSequenceId global sample sequence id.
+     * @param dataAddress      payload address.
+     * @param dataBytes        payload size.
+     */
+    public void firstToken(final long sampleSequenceId, final long dataAddress, final long dataBytes)
+    {
+        final int length = checkedLength(dataBytes);
+        final int index = claim(FIRST_TOKEN, HEADER_BYTES + length);
+        if (index < 0)
+        {
+            final byte[] copy = new byte[length];
+            MemorySegment.copy(NativeMemoryView.ALL, ValueLayout.JAVA_BYTE, dataAddress, copy, 0, length);
+            oversized.add(new Oversized(FIRST_TOKEN, sampleSequenceId, 0, 0, copy));
+            return;
+        }
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putLong(index, sampleSequenceId);
+        buffer.putLong(index + 8, 0);
+        buffer.putLong(index + 16, 0);
+        if (length > 0)
+        {
+            MemorySegment.copy(NativeMemoryView.ALL, dataAddress, ringMemory, index + HEADER_BYTES, length);
+        }
+        ring.commit(index);
+    }
+
+    private static int checkedLength(final long dataBytes)
+    {
+        if (dataBytes < 0 || dataBytes > Integer.MAX_VALUE - HEADER_BYTES)
+        {
+            throw new IllegalArgumentException("response size out of range: " + dataBytes);
+        }
+        return (int)dataBytes;
+    }
+
+    /**
+     * @return the ring index to write at, or -1 if the message must take the oversized path.
+     */
+    private int claim(final int type, final int length)
+    {
+        if (length > ring.maxMsgLength())
+        {
+            return -1;
+        }
+        int index;
+        while ((index = ring.tryClaim(type, length)) < 0)
+        {
+            // The writer is behind: wait for it rather than drop a logged response.
+            Thread.onSpinWait();
+        }
+        return index;
+    }
+
+    private void run()
+    {
+        final IdleStrategy idle = new SleepingMillisIdleStrategy(1);
+        try
+        {
+            while (running)
+            {
+                idle.idle(drain());
+            }
+            while (drain() > 0)
+            {
+                // Drain what completions left before close.
+            }
+        }
+        catch (final Throwable t)
+        {
+            failure = t;
+        }
+    }
+
+    private int drain()
+    {
+        int work = ring.read(this::onMessage, Integer.MAX_VALUE);
+        Oversized o;
+        while ((o = oversized.poll()) != null)
+        {
+            oversizedView.wrap(o.data());
+            if (o.type() == RESPONSE)
+            {
+                consumer.onResponse(o.sampleSequenceId(), o.qslIndex(), oversizedView, 0, o.data().length,
+                    o.tokenCount());
+            }
+            else
+            {
+                consumer.onFirstToken(o.sampleSequenceId(), oversizedView, 0, o.data().length);
+            }
+            work++;
+        }
+        return work;
+    }
+
+    private void onMessage(final int type, final MutableDirectBuffer buffer, final int index, final int length)
+    {
+        final long seq = buffer.getLong(index);
+        if (type == RESPONSE)
+        {
+            consumer.onResponse(seq, buffer.getLong(index + 8), buffer, index + HEADER_BYTES,
+                length - HEADER_BYTES, buffer.getLong(index + 16));
+        }
+        else
+        {
+            consumer.onFirstToken(seq, buffer, index + HEADER_BYTES, length - HEADER_BYTES);
+        }
+    }
+
+    /**
+     * Stops the collector after everything written so far has been handed to the consumer.
+     *
+     * @throws IllegalStateException if the consumer failed.
+     */
+    @Override
+    public void close()
+    {
+        running = false;
+        try
+        {
+            thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        if (failure != null)
+        {
+            throw new IllegalStateException("accuracy log writer failed: " + failure, failure);
+        }
+    }
+}

@@ -1,0 +1,99 @@
+package org.jloadgen.record;
+
+import org.jloadgen.api.QuerySampleResponses;
+import org.jloadgen.api.ResponseCallback;
+import org.jloadgen.api.ResponseSink;
+
+/**
+ * The {@link ResponseSink} the engine hands every SUT: takes one {@code System.nanoTime()} per call and
+ * forwards to the current series' {@link SeriesRecorder}. One instance per test; the current series is
+ * published (release) before its first query is issued, so any id a SUT can hold belongs to a series the sink
+ * already sees or to an earlier one.
+ */
+public final class EngineResponseSink implements ResponseSink
+{
+    private final SeriesRecorder idle;
+    private volatile SeriesRecorder current;
+
+    /**
+     * @param idle the recorder in place outside series: it owns no slots, so a completion that arrives after
+     *             a series ended is counted as a mistake instead of touching freed memory.
+     */
+    public EngineResponseSink(final SeriesRecorder idle)
+    {
+        this.idle = idle;
+        this.current = idle;
+    }
+
+    /**
+     * Publishes the recorder of the series about to be issued. Issue thread, before the first query.
+     *
+     * @param recorder the series' recorder.
+     */
+    public void series(final SeriesRecorder recorder)
+    {
+        current = recorder;
+    }
+
+    /**
+     * Retires the current series: later completions are counted as mistakes. Issue thread, after the series.
+     */
+    public void endSeries()
+    {
+        current = idle;
+    }
+
+    @Override
+    public void complete(final long responseId)
+    {
+        final long nowNs = System.nanoTime();
+        current.completeOne(responseId, nowNs, 0L, 0L, 0L);
+    }
+
+    @Override
+    public void complete(final long responseId, final long dataAddress, final long dataBytes, final long tokenCount)
+    {
+        final long nowNs = System.nanoTime();
+        current.completeOne(responseId, nowNs, dataAddress, dataBytes, tokenCount);
+    }
+
+    @Override
+    public void complete(final long responseId, final byte[] data, final int offset, final int length,
+        final long tokenCount)
+    {
+        final long nowNs = System.nanoTime();
+        current.completeOne(responseId, nowNs, data, offset, length, tokenCount);
+    }
+
+    @Override
+    public void complete(final QuerySampleResponses responses, final int count)
+    {
+        final long nowNs = System.nanoTime();
+        current.completeBatch(responses, count, nowNs, null);
+    }
+
+    @Override
+    public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
+    {
+        final long nowNs = System.nanoTime();
+        current.completeBatch(responses, count, nowNs, callback);
+    }
+
+    @Override
+    public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
+    {
+        final long nowNs = System.nanoTime();
+        current.firstToken(responseId, nowNs, dataAddress, dataBytes);
+    }
+
+    @Override
+    public void firstToken(final QuerySampleResponses responses, final int count)
+    {
+        final long nowNs = System.nanoTime();
+        final SeriesRecorder recorder = current;
+        for (int i = 0; i < count; i++)
+        {
+            recorder.firstToken(responses.responseId(i), nowNs, responses.dataAddress(i), responses.dataBytes(i));
+        }
+    }
+}

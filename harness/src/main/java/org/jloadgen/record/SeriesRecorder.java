@@ -1,0 +1,467 @@
+package org.jloadgen.record;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+
+import org.HdrHistogram.Recorder;
+import org.jloadgen.api.QuerySampleResponses;
+import org.jloadgen.api.ResponseCallback;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.memory.OffHeapAllocator;
+import org.jloadgen.memory.OffHeapRegion;
+import org.jloadgen.record.CompletionErrors.Kind;
+import org.jloadgen.schedule.Trace;
+
+/**
+ * The completion side of one series: one slot per generated sample that the completing thread fills with its
+ * completion time, plus token slots when token latencies are measured. Written by any number of completing
+ * threads, each slot by the one thread that completes that sample; the issue thread reads the completion
+ * counter (acquire) and, after the series, the slots.
+ * <p>
+ * Why not a CAS per slot: the completion path must stay at a few ns per sample (Offline completes millions in
+ * one call). A slot is checked, then written; a sample completed twice from the same thread, or at different
+ * times, is always caught. Two threads racing to complete the same sample at the same instant could both pass
+ * the check, but then the completion count exceeds the issued count and the engine reports the duplicate
+ * after the series, so the run is never silently valid.
+ */
+public final class SeriesRecorder implements AutoCloseable
+{
+    /** Slot value meaning "not completed". */
+    private static final long PENDING = 0;
+
+    private final Trace trace;
+    private final TestScenario scenario;
+    private final long firstSampleId;
+    private final long sampleCount;
+    private final int samplesPerQuery;
+    private final boolean tokenMode;
+    private final boolean needsFirstToken;
+    private final OffHeapRegion completionsRegion;
+    private final OffHeapRegion scheduledRegion;
+    private final OffHeapRegion firstTokensRegion;
+    private final OffHeapRegion tokenCountsRegion;
+    private final MemorySegment completions;
+    private final MemorySegment scheduled;
+    private final MemorySegment firstTokens;
+    private final MemorySegment tokenCounts;
+    private final PaddedCounter completed = new PaddedCounter();
+    private final CompletionErrors errors;
+    private final AccuracyLogCollector accuracyLog;
+    private final boolean logsAnySample;
+    private final Recorder histogram;
+    private final long histogramMaxNs;
+    private long originNs;
+
+    /**
+     * @param trace        the series' queries.
+     * @param tokenMode    whether token latencies are measured ({@code use_token_latencies}).
+     * @param errors       where completion mistakes are counted.
+     * @param accuracyLog  where selected payloads go, or {@code null} when no accuracy log is written.
+     * @param histogram    an HdrHistogram recorder fed at completion time, or {@code null}.
+     * @param allocator    where the slots' memory comes from.
+     */
+    public SeriesRecorder(
+        final Trace trace,
+        final boolean tokenMode,
+        final CompletionErrors errors,
+        final AccuracyLogCollector accuracyLog,
+        final Recorder histogram,
+        final OffHeapAllocator allocator)
+    {
+        this.trace = trace;
+        this.scenario = trace.scenario();
+        this.firstSampleId = trace.firstSampleId();
+        this.sampleCount = trace.sampleCount();
+        this.samplesPerQuery = trace.samplesPerQuery();
+        this.tokenMode = tokenMode;
+        this.needsFirstToken = tokenMode && scenario != TestScenario.OFFLINE;
+        this.errors = errors;
+        this.accuracyLog = accuracyLog;
+        this.logsAnySample = accuracyLog != null && trace.logsAnySample();
+        this.histogram = histogram;
+        this.histogramMaxNs = histogram == null ? 0 : histogram.getIntervalHistogram().getHighestTrackableValue();
+        this.completionsRegion = allocator.allocate(sampleCount << 3);
+        this.completions = completionsRegion.segment();
+        final boolean issueTimed = scenario == TestScenario.SINGLE_STREAM || scenario == TestScenario.MULTI_STREAM;
+        this.scheduledRegion = issueTimed ? allocator.allocate(trace.queryCount() << 3) : null;
+        this.scheduled = scheduledRegion == null ? null : scheduledRegion.segment();
+        this.firstTokensRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
+        this.firstTokens = firstTokensRegion == null ? null : firstTokensRegion.segment();
+        this.tokenCountsRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
+        this.tokenCounts = tokenCountsRegion == null ? null : tokenCountsRegion.segment();
+    }
+
+    private SeriesRecorder(final CompletionErrors errors)
+    {
+        this.trace = null;
+        this.scenario = TestScenario.SERVER;
+        this.firstSampleId = Long.MAX_VALUE;
+        this.sampleCount = 0;
+        this.samplesPerQuery = 1;
+        this.tokenMode = false;
+        this.needsFirstToken = false;
+        this.errors = errors;
+        this.accuracyLog = null;
+        this.logsAnySample = false;
+        this.histogram = null;
+        this.histogramMaxNs = 0;
+        this.completionsRegion = null;
+        this.completions = MemorySegment.NULL;
+        this.scheduledRegion = null;
+        this.scheduled = null;
+        this.firstTokensRegion = null;
+        this.firstTokens = null;
+        this.tokenCountsRegion = null;
+        this.tokenCounts = null;
+    }
+
+    /**
+     * A recorder that owns no slots: every id it sees is counted as a completion for an old sample.
+     *
+     * @param errors where to count.
+     * @return the recorder.
+     */
+    public static SeriesRecorder retired(final CompletionErrors errors)
+    {
+        return new SeriesRecorder(errors);
+    }
+
+    /**
+     * @return the series' trace.
+     */
+    public Trace trace()
+    {
+        return trace;
+    }
+
+    /**
+     * Sets the clock reading that slot times are relative to: the start of issuing. Must be called before the
+     * first query is issued.
+     *
+     * @param originNs {@code System.nanoTime()} at the start of issuing.
+     */
+    public void origin(final long originNs)
+    {
+        this.originNs = originNs;
+    }
+
+    /**
+     * @return the start of issuing.
+     */
+    public long originNs()
+    {
+        return originNs;
+    }
+
+    /**
+     * SingleStream/MultiStream: records when query {@code query} was issued (its scheduled time). Issue thread.
+     *
+     * @param query      query number in the series.
+     * @param relativeNs issue time relative to the origin.
+     */
+    public void scheduled(final long query, final long relativeNs)
+    {
+        scheduled.set(ValueLayout.JAVA_LONG, query << 3, relativeNs);
+    }
+
+    /**
+     * @param query query number in the series.
+     * @return its scheduled time relative to the origin (spec §6).
+     */
+    public long scheduledRelativeNs(final long query)
+    {
+        if (scheduled != null)
+        {
+            return scheduled.get(ValueLayout.JAVA_LONG, query << 3);
+        }
+        return scenario == TestScenario.OFFLINE ? 0 : trace.scheduledOffsetNs(query);
+    }
+
+    /**
+     * @return samples completed so far (acquire).
+     */
+    public long completedSamples()
+    {
+        return completed.getAcquire();
+    }
+
+    /**
+     * @param sample sample number in the series.
+     * @return its completion time relative to the origin, or -1 if it has not completed.
+     */
+    public long completionRelativeNs(final long sample)
+    {
+        return completions.get(ValueLayout.JAVA_LONG, sample << 3) - 1;
+    }
+
+    /**
+     * @param sample sample number in the series.
+     * @return its first-token time relative to the origin, or -1 if none was reported.
+     */
+    public long firstTokenRelativeNs(final long sample)
+    {
+        return firstTokens == null ? -1 : firstTokens.get(ValueLayout.JAVA_LONG, sample << 3) - 1;
+    }
+
+    /**
+     * @param sample sample number in the series.
+     * @return its token count as given by the SUT (token mode only).
+     */
+    public long tokenCount(final long sample)
+    {
+        return tokenCounts == null ? 0 : tokenCounts.get(ValueLayout.JAVA_LONG, sample << 3);
+    }
+
+    /**
+     * @return the completion slots, 8 bytes per sample (reused in place for latencies after the series).
+     */
+    public MemorySegment completionSlots()
+    {
+        return completions;
+    }
+
+    /**
+     * Completes one sample. Completing thread; no allocation.
+     *
+     * @param responseId  the id.
+     * @param nowNs       the call's timestamp.
+     * @param dataAddress payload address.
+     * @param dataBytes   payload size.
+     * @param tokenCount  token count.
+     */
+    public void completeOne(
+        final long responseId, final long nowNs, final long dataAddress, final long dataBytes, final long tokenCount)
+    {
+        final long sample = slot(responseId);
+        if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
+        {
+            if (logsAnySample && trace.accuracyLogged(sample))
+            {
+                logPayload(sample, responseId, dataAddress, dataBytes, tokenCount);
+            }
+            completed.addAndGet(1);
+        }
+    }
+
+    /**
+     * Completes one sample with a heap payload. Completing thread; no allocation.
+     *
+     * @param responseId the id.
+     * @param nowNs      the call's timestamp.
+     * @param data       payload.
+     * @param offset     first byte.
+     * @param length     number of bytes.
+     * @param tokenCount token count.
+     */
+    public void completeOne(final long responseId, final long nowNs, final byte[] data, final int offset,
+        final int length, final long tokenCount)
+    {
+        final long sample = slot(responseId);
+        if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
+        {
+            if (logsAnySample && trace.accuracyLogged(sample))
+            {
+                accuracyLog.response(firstSampleId + sample, trace.sampleIndex(sample), data, offset, length,
+                    tokenCount);
+            }
+            completed.addAndGet(1);
+        }
+    }
+
+    /**
+     * Completes a batch at one timestamp. Completing thread; no allocation.
+     *
+     * @param responses the batch.
+     * @param count     entries to complete.
+     * @param nowNs     the call's timestamp.
+     * @param callback  called before a logged payload is copied, or {@code null}.
+     */
+    public void completeBatch(
+        final QuerySampleResponses responses, final int count, final long nowNs, final ResponseCallback callback)
+    {
+        final MemorySegment entries = responses.segment();
+        final boolean simple = !tokenMode && !logsAnySample && histogram == null;
+        long newlyCompleted = 0;
+        if (simple)
+        {
+            // The Offline fast path: id check, slot check, slot write.
+            final long stamp = nowNs - originNs + 1;
+            final MemorySegment slots = completions;
+            final long first = firstSampleId + 1;
+            final long n = sampleCount;
+            for (int i = 0; i < count; i++)
+            {
+                final long responseId =
+                    entries.get(ValueLayout.JAVA_LONG, (long)i * QuerySampleResponses.ENTRY_BYTES);
+                final long sample = responseId - first;
+                if (sample < 0 || sample >= n)
+                {
+                    badId(responseId);
+                    continue;
+                }
+                final long offset = sample << 3;
+                if (slots.get(ValueLayout.JAVA_LONG, offset) != PENDING)
+                {
+                    errors.record(Kind.DUPLICATE, responseId);
+                    continue;
+                }
+                slots.set(ValueLayout.JAVA_LONG, offset, stamp);
+                newlyCompleted++;
+            }
+        }
+        else
+        {
+            for (int i = 0; i < count; i++)
+            {
+                final long responseId = responses.responseId(i);
+                final long sample = slot(responseId);
+                final long tokens = responses.tokenCount(i);
+                if (sample >= 0 && record(sample, responseId, nowNs, tokens))
+                {
+                    if (logsAnySample && trace.accuracyLogged(sample))
+                    {
+                        if (callback != null)
+                        {
+                            callback.beforeCopy(responses, i);
+                        }
+                        logPayload(sample, responseId, responses.dataAddress(i), responses.dataBytes(i), tokens);
+                    }
+                    newlyCompleted++;
+                }
+            }
+        }
+        if (newlyCompleted > 0)
+        {
+            if (simple && histogram != null && scenario == TestScenario.OFFLINE)
+            {
+                histogram.recordValueWithCount(Math.min(nowNs - originNs, histogramMaxNs), newlyCompleted);
+            }
+            completed.addAndGet(newlyCompleted);
+        }
+    }
+
+    /**
+     * Records a first token. Completing thread; no allocation.
+     *
+     * @param responseId  the id.
+     * @param nowNs       the call's timestamp.
+     * @param dataAddress first-token payload address.
+     * @param dataBytes   first-token payload size.
+     */
+    public void firstToken(final long responseId, final long nowNs, final long dataAddress, final long dataBytes)
+    {
+        final long sample = slot(responseId);
+        if (sample < 0 || firstTokens == null)
+        {
+            return;
+        }
+        final long offset = sample << 3;
+        if (completions.get(ValueLayout.JAVA_LONG, offset) != PENDING)
+        {
+            errors.record(Kind.FIRST_TOKEN_AFTER_COMPLETION, responseId);
+            return;
+        }
+        if (firstTokens.get(ValueLayout.JAVA_LONG, offset) != PENDING)
+        {
+            errors.record(Kind.DUPLICATE_FIRST_TOKEN, responseId);
+            return;
+        }
+        firstTokens.set(ValueLayout.JAVA_LONG, offset, nowNs - originNs + 1);
+        if (logsAnySample && needsFirstToken && trace.accuracyLogged(sample))
+        {
+            accuracyLog.firstToken(firstSampleId + sample, dataAddress, dataBytes);
+        }
+    }
+
+    private long slot(final long responseId)
+    {
+        final long sample = responseId - 1 - firstSampleId;
+        if (sample < 0 || sample >= sampleCount)
+        {
+            badId(responseId);
+            return -1;
+        }
+        return sample;
+    }
+
+    private void badId(final long responseId)
+    {
+        final long sequenceId = responseId - 1;
+        errors.record(sequenceId >= 0 && sequenceId < firstSampleId ? Kind.OLD_SAMPLE : Kind.UNKNOWN_ID, responseId);
+    }
+
+    private boolean record(final long sample, final long responseId, final long nowNs, final long tokenCount)
+    {
+        final long offset = sample << 3;
+        if (completions.get(ValueLayout.JAVA_LONG, offset) != PENDING)
+        {
+            errors.record(Kind.DUPLICATE, responseId);
+            return false;
+        }
+        completions.set(ValueLayout.JAVA_LONG, offset, nowNs - originNs + 1);
+        if (tokenMode)
+        {
+            recordTokens(sample, responseId, tokenCount, offset);
+        }
+        if (histogram != null)
+        {
+            final long latencyNs = nowNs - originNs - scheduledRelativeNs(sample / samplesPerQuery);
+            histogram.recordValue(Math.max(0, Math.min(latencyNs, histogramMaxNs)));
+        }
+        return true;
+    }
+
+    private void recordTokens(final long sample, final long responseId, final long tokenCount, final long offset)
+    {
+        tokenCounts.set(ValueLayout.JAVA_LONG, offset, tokenCount);
+        if (tokenCount == 0)
+        {
+            errors.record(Kind.ZERO_TOKENS, responseId);
+        }
+        else if (tokenCount < 0)
+        {
+            errors.record(Kind.NEGATIVE_TOKENS, responseId);
+        }
+        else if (tokenCount == 1)
+        {
+            errors.record(Kind.ONE_TOKEN, responseId);
+        }
+        if (needsFirstToken && firstTokens.get(ValueLayout.JAVA_LONG, offset) == PENDING)
+        {
+            errors.record(Kind.NO_FIRST_TOKEN, responseId);
+        }
+    }
+
+    private void logPayload(final long sample, final long responseId, final long dataAddress, final long dataBytes,
+        final long tokenCount)
+    {
+        if (dataBytes < 0 || dataBytes > Integer.MAX_VALUE || (dataAddress == 0 && dataBytes != 0))
+        {
+            errors.record(Kind.BAD_PAYLOAD, responseId);
+            return;
+        }
+        accuracyLog.response(firstSampleId + sample, trace.sampleIndex(sample), dataAddress, dataBytes, tokenCount);
+    }
+
+    @Override
+    public void close()
+    {
+        if (completionsRegion == null)
+        {
+            return;
+        }
+        completionsRegion.close();
+        if (scheduledRegion != null)
+        {
+            scheduledRegion.close();
+        }
+        if (firstTokensRegion != null)
+        {
+            firstTokensRegion.close();
+        }
+        if (tokenCountsRegion != null)
+        {
+            tokenCountsRegion.close();
+        }
+    }
+}
