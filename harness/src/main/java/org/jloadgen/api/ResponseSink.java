@@ -74,4 +74,13 @@ public interface ResponseSink
      * @param count     number of entries.
      */
     void firstToken(QuerySampleResponses responses, int count);
+
+    /**
+     * Reports that the SUT cannot complete its outstanding samples (for example its inference runtime failed).
+     * The engine stops issuing, stops waiting for completions, and ends the run INVALID with this error in the
+     * logs. Not part of LoadGen's API: there a SUT can only call {@code AbortTest()} or hang.
+     *
+     * @param cause what went wrong.
+     */
+    void fail(Throwable cause);
 }

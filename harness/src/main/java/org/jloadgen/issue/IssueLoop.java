@@ -21,6 +21,8 @@ import org.jloadgen.schedule.Trace;
 public final class IssueLoop
 {
     private static final long NS_PER_MS = 1_000_000L;
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
 
     private final EngineOptions options;
     private volatile String abortReason;
@@ -76,6 +78,7 @@ public final class IssueLoop
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
 
         outcome.startEpochMs = System.currentTimeMillis();
+        final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
         final long startNs = System.nanoTime();
         outcome.startNs = startNs;
         recorder.origin(startNs);
@@ -91,6 +94,7 @@ public final class IssueLoop
             default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
         }
 
+        outcome.issueAllocatedBytes = THREADS.getCurrentThreadAllocatedBytes() - allocatedBeforeBytes;
         try
         {
             sut.flushQueries();
@@ -100,10 +104,17 @@ public final class IssueLoop
             outcome.flushFailure = t;
         }
 
-        if (outcome.stopReason != StopReason.SUT_FAILED && outcome.stopReason != StopReason.SUT_SILENT)
+        if (outcome.stopReason != StopReason.SUT_FAILED && outcome.stopReason != StopReason.SUT_SILENT
+            && sink.failure() == null)
         {
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle, timeoutNs, false);
-            if (!outcome.allCompleted && outcome.stopReason != StopReason.ABORTED)
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle, timeoutNs, true);
+            if (!outcome.allCompleted && abortReason != null)
+            {
+                outcome.stopReason = StopReason.ABORTED;
+                outcome.abortReason = abortReason;
+                outcome.stopRelativeNs = System.nanoTime() - startNs;
+            }
+            else if (!outcome.allCompleted)
             {
                 outcome.stopReason = StopReason.SUT_SILENT;
                 outcome.stopArg0 = options.completionTimeoutMs();
@@ -116,6 +127,13 @@ public final class IssueLoop
             // A failed SUT may still drain what it holds; give it a short grace period, never forever.
             outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle,
                 Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
+        }
+        final Throwable reported = sink.failure();
+        if (reported != null && outcome.sutFailure == null)
+        {
+            // The SUT said it failed (ResponseSink.fail): that, not the abort it triggered, is the stop reason.
+            outcome.sutFailure = reported;
+            outcome.stopReason = StopReason.SUT_FAILED;
         }
         outcome.endNs = System.nanoTime();
         outcome.endEpochMs = System.currentTimeMillis();

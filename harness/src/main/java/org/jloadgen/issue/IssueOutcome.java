@@ -22,6 +22,16 @@ public final class IssueOutcome
     boolean allCompleted;
     long endNs;
     long endEpochMs;
+    long issueAllocatedBytes;
+
+    /**
+     * @return bytes the issue thread allocated from just before the first query to just after the last one
+     *         (the timed window), as {@code ThreadMXBean} counts them; 0 when the hot path holds its promise.
+     */
+    public long issueAllocatedBytes()
+    {
+        return issueAllocatedBytes;
+    }
 
     /**
      * @return {@code System.nanoTime()} when issuing started (the series origin).

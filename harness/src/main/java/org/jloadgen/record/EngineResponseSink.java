@@ -14,6 +14,8 @@ public final class EngineResponseSink implements ResponseSink
 {
     private final SeriesRecorder idle;
     private volatile SeriesRecorder current;
+    private volatile Throwable failure;
+    private volatile java.util.function.Consumer<Throwable> failureListener = t -> { };
 
     /**
      * @param idle the recorder in place outside series: it owns no slots, so a completion that arrives after
@@ -33,6 +35,32 @@ public final class EngineResponseSink implements ResponseSink
     public void series(final SeriesRecorder recorder)
     {
         current = recorder;
+    }
+
+    /**
+     * @param listener called once, on the failing SUT's thread, when the SUT reports a failure.
+     */
+    public void onFailure(final java.util.function.Consumer<Throwable> listener)
+    {
+        failureListener = listener;
+    }
+
+    /**
+     * @return the first failure the SUT reported, or {@code null}.
+     */
+    public Throwable failure()
+    {
+        return failure;
+    }
+
+    @Override
+    public void fail(final Throwable cause)
+    {
+        if (failure == null)
+        {
+            failure = cause == null ? new IllegalStateException("SUT reported a failure without a cause") : cause;
+            failureListener.accept(failure);
+        }
     }
 
     /**

@@ -1,0 +1,162 @@
+package org.jloadgen.sut;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.function.IntFunction;
+import java.util.function.IntConsumer;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.jloadgen.api.QuerySampleResponses;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SystemUnderTest;
+
+/**
+ * A system under test made of a {@link DynamicBatcher} and a pool of worker threads, each running batches
+ * through its own {@link BatchProcessor}, which completes each batch (normally with one {@code complete}
+ * call). The CPU and
+ * synthetic SUTs are built on it; a new SUT only writes the processor.
+ * <p>
+ * If a processor throws, the SUT reports the failure through {@link ResponseSink#fail} and stops: the engine
+ * ends the run with that error instead of waiting for samples that will never complete.
+ */
+public final class BatchingSut implements SystemUnderTest, AutoCloseable
+{
+    private final String name;
+    private final BatcherSettings settings;
+    private final DynamicBatcher batcher;
+    private final List<Thread> workers = new ArrayList<>();
+    private final List<BatchProcessor> processors = new ArrayList<>();
+    private final IdleStrategy producerIdle;
+    private final IntConsumer cpuPinning;
+    private volatile ResponseSink sink;
+    private volatile Throwable failure;
+
+    /**
+     * @param name       the SUT name ({@code sut_name}).
+     * @param settings   batching and worker settings.
+     * @param processors creates worker {@code i}'s processor (called on the constructing thread).
+     * @param cpuPinning pins the calling worker thread to a CPU ({@link BatcherSettings#workerCpus()}); may be
+     *                   {@code null} when no pinning is requested.
+     */
+    public BatchingSut(final String name, final BatcherSettings settings,
+        final IntFunction<BatchProcessor> processors, final IntConsumer cpuPinning)
+    {
+        this.name = name;
+        this.settings = settings;
+        this.batcher = new DynamicBatcher(settings);
+        this.producerIdle = settings.workerIdle().newIdleStrategy();
+        this.cpuPinning = cpuPinning;
+        for (int i = 0; i < settings.workers(); i++)
+        {
+            this.processors.add(processors.apply(i));
+        }
+        for (int i = 0; i < settings.workers(); i++)
+        {
+            final int worker = i;
+            final Thread t = new Thread(() -> runWorker(worker), name + "-worker-" + i);
+            t.setDaemon(true);
+            workers.add(t);
+        }
+        workers.forEach(Thread::start);
+    }
+
+    @Override
+    public String name()
+    {
+        return name;
+    }
+
+    @Override
+    public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+    {
+        this.sink = sink;
+        final Throwable failed = failure;
+        if (failed != null)
+        {
+            throw new IllegalStateException("SUT " + name + " stopped after a failure: " + failed, failed);
+        }
+        batcher.offer(samples, producerIdle);
+    }
+
+    @Override
+    public void flushQueries()
+    {
+        batcher.flush();
+    }
+
+    /**
+     * @return the batching settings.
+     */
+    public BatcherSettings settings()
+    {
+        return settings;
+    }
+
+    private void runWorker(final int worker)
+    {
+        final int[] cpus = settings.workerCpus();
+        if (cpus.length > 0 && cpuPinning != null)
+        {
+            cpuPinning.accept(cpus[worker % cpus.length]);
+        }
+        final SampleBatch batch = new SampleBatch(settings.maxBatchSize());
+        final QuerySampleResponses responses = new QuerySampleResponses(settings.maxBatchSize());
+        final BatchProcessor processor = processors.get(worker);
+        final IdleStrategy idle = settings.workerIdle().newIdleStrategy();
+        final IdleStrategy fillIdle = new org.agrona.concurrent.BusySpinIdleStrategy();
+        while (batcher.running())
+        {
+            final int n = batcher.nextBatch(batch, fillIdle);
+            if (n == 0)
+            {
+                idle.idle();
+                continue;
+            }
+            idle.reset();
+            for (int i = 0; i < n; i++)
+            {
+                responses.set(i, batch.responseId(i));
+            }
+            try
+            {
+                processor.process(batch, responses, sink);
+            }
+            catch (final Throwable t)
+            {
+                failure = t;
+                batcher.stop();
+                final ResponseSink s = sink;
+                if (s != null)
+                {
+                    s.fail(new IllegalStateException("SUT " + name + " worker " + worker + " failed: " + t, t));
+                }
+                return;
+            }
+        }
+    }
+
+    /**
+     * Stops the workers (after their current batch) and closes the processors.
+     */
+    @Override
+    public void close()
+    {
+        batcher.stop();
+        for (final Thread t : workers)
+        {
+            try
+            {
+                t.join(10_000);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }
+        for (final BatchProcessor p : processors)
+        {
+            p.close();
+        }
+    }
+}

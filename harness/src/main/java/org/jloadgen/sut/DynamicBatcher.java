@@ -1,0 +1,176 @@
+package org.jloadgen.sut;
+
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import org.agrona.concurrent.IdleStrategy;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.record.PaddedCounter;
+
+/**
+ * Cuts the samples a SUT receives into batches, as vendors' harnesses do: up to {@code maxBatchSize} samples,
+ * or what has arrived {@code batchTimeoutUs} after a batch's first sample, or everything queued after a flush.
+ * <p>
+ * The issue thread is the single producer: {@link #offer} copies ids, indices and positions into a ring of
+ * primitive arrays and publishes once per query (release). Workers follow a leader/follower scheme: one worker
+ * at a time holds the leader flag, forms a batch from the ring, advances the consumer index (release) and
+ * drops the flag before it runs the batch, so batch formation needs no lock and the worker that formed a
+ * batch runs it without a hand-off. Nothing here allocates after construction.
+ */
+public final class DynamicBatcher
+{
+    private final int capacity;
+    private final int mask;
+    private final int maxBatchSize;
+    private final long batchTimeoutNs;
+    private final long[] responseIds;
+    private final long[] sampleIndices;
+    private final int[] positions;
+    private final long[] arrivalNs;
+    private final PaddedCounter producerIndex = new PaddedCounter();
+    private final PaddedCounter consumerIndex = new PaddedCounter();
+    private final PaddedCounter flushIndex = new PaddedCounter();
+    private final AtomicBoolean leader = new AtomicBoolean();
+    private volatile boolean running = true;
+    private long consumerCache;
+
+    /**
+     * @param settings batch size, timeout and queue capacity.
+     */
+    public DynamicBatcher(final BatcherSettings settings)
+    {
+        this.capacity = settings.queueCapacity();
+        this.mask = capacity - 1;
+        this.maxBatchSize = settings.maxBatchSize();
+        this.batchTimeoutNs = settings.batchTimeoutUs() * 1_000L;
+        this.responseIds = new long[capacity];
+        this.sampleIndices = new long[capacity];
+        this.positions = new int[capacity];
+        this.arrivalNs = new long[capacity];
+    }
+
+    /**
+     * Queues the samples of one query. Producer (issue) thread only. Waits for room if the queue is full.
+     *
+     * @param samples the query.
+     * @param idle    how to wait for room.
+     * @return false if the batcher was stopped while waiting for room.
+     */
+    public boolean offer(final QuerySamples samples, final IdleStrategy idle)
+    {
+        final int n = samples.size();
+        final long nowNs = System.nanoTime();
+        long producer = producerIndex.getAcquire();
+        for (int i = 0; i < n; i++)
+        {
+            if (producer - consumerCache >= capacity)
+            {
+                consumerCache = consumerIndex.getAcquire();
+                if (producer - consumerCache >= capacity)
+                {
+                    producerIndex.setRelease(producer);
+                    idle.reset();
+                    while (producer - (consumerCache = consumerIndex.getAcquire()) >= capacity)
+                    {
+                        if (!running)
+                        {
+                            return false;
+                        }
+                        idle.idle();
+                    }
+                }
+            }
+            final int slot = (int)producer & mask;
+            responseIds[slot] = samples.responseId(i);
+            sampleIndices[slot] = samples.sampleIndex(i);
+            positions[slot] = samples.loadedPosition(i);
+            arrivalNs[slot] = nowNs;
+            producer++;
+        }
+        producerIndex.setRelease(producer);
+        return true;
+    }
+
+    /**
+     * Makes everything queued so far eligible for a batch at once. Producer thread.
+     */
+    public void flush()
+    {
+        flushIndex.setRelease(producerIndex.getAcquire());
+    }
+
+    /**
+     * Forms the next batch if this worker can become the leader. Worker threads.
+     *
+     * @param batch the worker's batch, cleared and filled.
+     * @param idle  how to wait while the batch fills.
+     * @return number of samples in the batch; 0 if another worker leads, nothing arrived, or stopping.
+     */
+    public int nextBatch(final SampleBatch batch, final IdleStrategy idle)
+    {
+        batch.clear();
+        if (leader.get() || !leader.compareAndSet(false, true))
+        {
+            return 0;
+        }
+        try
+        {
+            final long consumer = consumerIndex.getAcquire();
+            long available = producerIndex.getAcquire() - consumer;
+            if (available <= 0)
+            {
+                return 0;
+            }
+            final long firstArrivalNs = arrivalNs[(int)consumer & mask];
+            idle.reset();
+            while (available < maxBatchSize && batchTimeoutNs > 0 && running)
+            {
+                if (flushIndex.getAcquire() - consumer > 0)
+                {
+                    break;
+                }
+                if (System.nanoTime() - firstArrivalNs >= batchTimeoutNs)
+                {
+                    break;
+                }
+                idle.idle();
+                available = producerIndex.getAcquire() - consumer;
+            }
+            final int n = (int)Math.min(available, maxBatchSize);
+            for (int i = 0; i < n; i++)
+            {
+                final int slot = (int)(consumer + i) & mask;
+                batch.add(responseIds[slot], sampleIndices[slot], positions[slot], arrivalNs[slot]);
+            }
+            consumerIndex.setRelease(consumer + n);
+            return n;
+        }
+        finally
+        {
+            leader.set(false);
+        }
+    }
+
+    /**
+     * @return samples queued and not yet taken into a batch.
+     */
+    public long queued()
+    {
+        return producerIndex.getAcquire() - consumerIndex.getAcquire();
+    }
+
+    /**
+     * Stops waiting producers and batch formation.
+     */
+    public void stop()
+    {
+        running = false;
+    }
+
+    /**
+     * @return whether {@link #stop()} has not been called.
+     */
+    public boolean running()
+    {
+        return running;
+    }
+}

@@ -1,0 +1,318 @@
+package org.jloadgen.issue;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.record.CompletionErrors.Kind;
+import org.jloadgen.sut.synthetic.NullSut;
+import org.jloadgen.sut.synthetic.SyntheticSut;
+import org.junit.jupiter.api.Test;
+
+class IssueLoopTest
+{
+    private static SyntheticSut synthetic(final String... kv)
+    {
+        final Map<String, String> options = new java.util.HashMap<>();
+        for (int i = 0; i < kv.length; i += 2)
+        {
+            options.put(kv[i], kv[i + 1]);
+        }
+        return new SyntheticSut(options, null);
+    }
+
+    @Test
+    void shouldIssueSingleStreamBackToBackAndEndNaturally()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SINGLE_STREAM)
+            .singleStreamExpectedLatencyNs(200_000).minDurationMs(200).minQueryCount(100);
+        try (SyntheticSut sut = synthetic("service", "fixed:200us", "inline", "true"))
+        {
+            final SeriesFixture.Result r = new SeriesFixture().run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(StopReason.NATURAL, r.outcome().stopReason());
+            assertTrue(r.outcome().queriesIssued() >= 100);
+            assertTrue(r.outcome().lastIssuedRelativeNs() >= 200_000_000L);
+            final var lat = r.collected().result().sampleLatencies();
+            assertEquals(r.outcome().queriesIssued(), lat.count());
+            // Every latency includes the 200 us service time and SingleStream excludes the gap between queries.
+            assertTrue(lat.get(0) >= 200_000, "min latency " + lat.get(0));
+            assertTrue(lat.get(lat.count() / 2) < 2_000_000, "median latency " + lat.get(lat.count() / 2));
+        }
+    }
+
+    @Test
+    void shouldRunOutOfQueriesWhenTheSutIsFasterThanExpected()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SINGLE_STREAM)
+            .singleStreamExpectedLatencyNs(10_000_000).minDurationMs(100).minQueryCount(10);
+        final SeriesFixture.Result r = new SeriesFixture().run(s, 64, 64, TestMode.PERFORMANCE_ONLY, new NullSut());
+        // 2 * 100 ms at 10 ms per query = 21 queries, issued in microseconds: LoadGen's "ran out" error.
+        assertEquals(21, r.trace().queryCount());
+        assertEquals(21, r.outcome().queriesIssued());
+        assertEquals(StopReason.RAN_OUT, r.outcome().stopReason());
+    }
+
+    @Test
+    void shouldIssueMultiStreamQueriesAsContiguousLoadedPositions()
+    {
+        final List<int[]> seen = new ArrayList<>();
+        final SystemUnderTest recording = new SystemUnderTest()
+        {
+            @Override
+            public String name()
+            {
+                return "recording";
+            }
+
+            @Override
+            public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+            {
+                final int[] positions = new int[samples.size()];
+                for (int i = 0; i < samples.size(); i++)
+                {
+                    positions[i] = samples.loadedPosition(i);
+                    sink.complete(samples.responseId(i));
+                }
+                seen.add(positions);
+            }
+
+            @Override
+            public void flushQueries()
+            {
+            }
+        };
+        final TestSettings s = new TestSettings().scenario(TestScenario.MULTI_STREAM).minDurationMs(10)
+            .minQueryCount(50).multiStreamExpectedLatencyNs(100_000);
+        final SeriesFixture.Result r = new SeriesFixture().run(s, 100, 100, TestMode.PERFORMANCE_ONLY, recording);
+        assertTrue(seen.size() >= 50);
+        for (final int[] p : seen)
+        {
+            assertEquals(8, p.length);
+            for (int i = 1; i < p.length; i++)
+            {
+                assertEquals(p[0] + i, p[i]);
+            }
+            assertTrue(p[0] < 100, "start inside the real samples, padding covers the tail");
+        }
+        assertEquals(seen.size(), r.collected().result().queryLatencies().count());
+    }
+
+    @Test
+    void shouldCompleteEveryServerQueryFromWorkerThreads()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(5_000)
+            .minDurationMs(300).minQueryCount(100);
+        try (SyntheticSut sut = synthetic("service", "fixed:50us", "workers", "2", "batch", "4"))
+        {
+            final SeriesFixture.Result r = new SeriesFixture().run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(StopReason.EXHAUSTED, r.outcome().stopReason());
+            assertEquals(r.trace().queryCount(), r.outcome().queriesIssued());
+            assertTrue(r.outcome().allCompleted());
+            assertEquals(0, r.collected().missingSamples());
+            assertTrue(r.collected().result().sampleLatencies().get(0) >= 50_000);
+            // The last query is scheduled at or after min_duration.
+            assertTrue(r.collected().result().finalQueryScheduledTimeSeconds() >= 0.3);
+        }
+    }
+
+    @Test
+    void shouldCoalesceQueriesThatAreAlreadyDue()
+    {
+        final List<Integer> sizes = new ArrayList<>();
+        final SystemUnderTest slow = new SystemUnderTest()
+        {
+            @Override
+            public String name()
+            {
+                return "slow";
+            }
+
+            @Override
+            public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+            {
+                sizes.add(samples.size());
+                final long until = System.nanoTime() + 2_000_000;
+                while (System.nanoTime() < until)
+                {
+                    Thread.onSpinWait();
+                }
+                for (int i = 0; i < samples.size(); i++)
+                {
+                    sink.complete(samples.responseId(i));
+                }
+            }
+
+            @Override
+            public void flushQueries()
+            {
+            }
+        };
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(10_000)
+            .minDurationMs(50).minQueryCount(10).serverCoalesceQueries(true);
+        final SeriesFixture.Result r = new SeriesFixture().run(s, 64, 64, TestMode.PERFORMANCE_ONLY, slow);
+        assertEquals(r.trace().queryCount(), r.outcome().queriesIssued());
+        assertTrue(sizes.size() < r.outcome().queriesIssued(), "calls " + sizes.size());
+        assertTrue(sizes.stream().anyMatch(n -> n > 1));
+        assertEquals(r.outcome().queriesIssued(), sizes.stream().mapToInt(Integer::intValue).sum());
+    }
+
+    @Test
+    void shouldStopServerWhenTooManyQueriesAreOutstanding()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(20_000)
+            .minDurationMs(200).minQueryCount(10).serverMaxAsyncQueries(5);
+        try (SyntheticSut sut = synthetic("service", "fixed:5ms", "workers", "1"))
+        {
+            final SeriesFixture.Result r = new SeriesFixture().run(s, 64, 64, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(StopReason.TOO_MANY_OUTSTANDING, r.outcome().stopReason());
+            assertTrue(r.outcome().stopMessage().startsWith(
+                "IssueQueryThread 0 Ending early: Too many outstanding queries. issued "));
+        }
+    }
+
+    @Test
+    void shouldIssueOfflineAsOneQueryOfEverySample()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.OFFLINE).offlineExpectedQps(1000)
+            .minDurationMs(1000).minQueryCount(100);
+        final SeriesFixture.Result r = new SeriesFixture().run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY,
+            new NullSut());
+        // 1.1 * 1 s * 1000 qps = 1100 samples in one query.
+        assertEquals(1, r.outcome().queriesIssued());
+        assertEquals(1100, r.outcome().samplesIssued());
+        assertEquals(StopReason.NATURAL, r.outcome().stopReason());
+        assertEquals(1100, r.collected().result().sampleLatencies().count());
+    }
+
+    @Test
+    void shouldEndWithAnErrorWhenTheSutNeverCompletes()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(1000)
+            .minDurationMs(50).minQueryCount(10);
+        try (SyntheticSut sut = synthetic("misbehave", "never", "misbehave-after", "5", "inline", "true"))
+        {
+            final SeriesFixture fixture = new SeriesFixture(
+                new EngineOptions().latencyHistogram(false).completionTimeoutMs(300));
+            final long t0 = System.nanoTime();
+            final SeriesFixture.Result r = fixture.run(s, 64, 64, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(StopReason.SUT_SILENT, r.outcome().stopReason());
+            assertTrue(r.collected().missingSamples() > 0);
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "ends, does not hang");
+        }
+    }
+
+    @Test
+    void shouldCountSamplesCompletedTwice()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SINGLE_STREAM).minDurationMs(10)
+            .minQueryCount(20).singleStreamExpectedLatencyNs(100_000);
+        try (SyntheticSut sut = synthetic("misbehave", "twice", "inline", "true"))
+        {
+            final SeriesFixture fixture = new SeriesFixture();
+            final SeriesFixture.Result r = fixture.run(s, 64, 64, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(r.outcome().samplesIssued(), fixture.errors.count(Kind.DUPLICATE));
+        }
+    }
+
+    @Test
+    void shouldCountUnknownResponseIds()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SINGLE_STREAM).minDurationMs(10)
+            .minQueryCount(20).singleStreamExpectedLatencyNs(100_000);
+        try (SyntheticSut sut = synthetic("misbehave", "unknown", "inline", "true"))
+        {
+            final SeriesFixture fixture = new SeriesFixture();
+            fixture.run(s, 64, 64, TestMode.PERFORMANCE_ONLY, sut);
+            assertTrue(fixture.errors.count(Kind.UNKNOWN_ID) >= 20);
+        }
+    }
+
+    @Test
+    void shouldStopWhenTheSutThrowsFromIssueQuery()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(1000)
+            .minDurationMs(100).minQueryCount(10);
+        try (SyntheticSut sut = synthetic("misbehave", "throw", "misbehave-after", "3", "inline", "true"))
+        {
+            final SeriesFixture.Result r = new SeriesFixture().run(s, 64, 64, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(StopReason.SUT_FAILED, r.outcome().stopReason());
+            assertEquals(3, r.outcome().queriesIssued());
+            assertNotNull(r.outcome().sutFailure());
+            assertTrue(r.outcome().stopMessage().contains("throw from issueQuery"));
+        }
+    }
+
+    @Test
+    void shouldStopWhenAWorkerReportsAFailure()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.OFFLINE).offlineExpectedQps(10_000)
+            .minDurationMs(100);
+        try (SyntheticSut sut = synthetic("misbehave", "fail", "workers", "2", "batch", "8"))
+        {
+            final SeriesFixture fixture = new SeriesFixture(
+                new EngineOptions().latencyHistogram(false).completionTimeoutMs(30_000));
+            final long t0 = System.nanoTime();
+            final SeriesFixture.Result r = fixture.run(s, 64, 64, TestMode.PERFORMANCE_ONLY, sut);
+            assertEquals(StopReason.SUT_FAILED, r.outcome().stopReason());
+            assertTrue(String.valueOf(r.outcome().sutFailure()).contains("inference failed"));
+            assertTrue(System.nanoTime() - t0 < 10_000_000_000L, "no wait for the completion timeout");
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingOnTheIssueThreadDuringAServerRun()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(50_000)
+            .minDurationMs(300).minQueryCount(100);
+        final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000));
+        final NullSut sut = new NullSut();
+        // Warm up: class loading and first-call linkage may allocate once.
+        fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
+        final SeriesFixture.Result r = fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
+        assertTrue(r.outcome().queriesIssued() > 10_000);
+        assertEquals(0, r.outcome().issueAllocatedBytes(),
+            "bytes allocated on the issue thread while " + r.outcome().queriesIssued() + " queries were issued");
+    }
+
+    @Test
+    void shouldSeeAllocationsOfASutThatAllocatesOnTheIssueThread()
+    {
+        // The measurement itself must be able to fail: a SUT that boxes per query is caught.
+        final List<Object> sink = new ArrayList<>();
+        final SystemUnderTest allocating = new SystemUnderTest()
+        {
+            @Override
+            public String name()
+            {
+                return "allocating";
+            }
+
+            @Override
+            public void issueQuery(final QuerySamples samples, final ResponseSink responses)
+            {
+                sink.add(new long[] {samples.responseId(0)});
+                responses.complete(samples.responseId(0));
+            }
+
+            @Override
+            public void flushQueries()
+            {
+            }
+        };
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(20_000)
+            .minDurationMs(50).minQueryCount(100);
+        final SeriesFixture.Result r = new SeriesFixture().run(s, 64, 64, TestMode.PERFORMANCE_ONLY, allocating);
+        assertTrue(r.outcome().issueAllocatedBytes() >= 16 * r.outcome().queriesIssued());
+    }
+}
