@@ -129,16 +129,18 @@ public final class EffectiveSettings
         long minQueries = requested.minQueryCount();
         if (scenario == TestScenario.OFFLINE)
         {
-            // Evaluated left to right in double, then truncated, as LoadGen does.
-            final long targetSampleCount = (long)(1.1 * (requested.minDurationMs() / 1000.0) * qps);
-            spq = requested.performanceIssueUnique() ? psc : Math.max(requested.minQueryCount(), targetSampleCount);
+            // Evaluated left to right in double, then converted to uint64_t, as LoadGen does.
+            final long targetSampleCount =
+                CNumbers.doubleToUint64(1.1 * (requested.minDurationMs() / 1000.0) * qps);
+            spq = requested.performanceIssueUnique()
+                ? psc : maxUnsigned(requested.minQueryCount(), targetSampleCount);
             minQueries = 1;
             targetDuration = 0;
         }
         if (scenario == TestScenario.SINGLE_STREAM && requested.sampleConcatenatePermutation())
         {
-            final long expected = (long)(2.0 * (targetDuration / 1000.0) * qps);
-            minQueries = Math.max(minQueries, expected);
+            final long expected = CNumbers.doubleToUint64(2.0 * (targetDuration / 1000.0) * qps);
+            minQueries = maxUnsigned(minQueries, expected);
             if (qslPerformanceSampleCount == 0)
             {
                 // LoadGen divides by zero here; report instead of crashing.
@@ -188,15 +190,22 @@ public final class EffectiveSettings
         if (performanceIssueSame && Long.compareUnsigned(performanceIssueSameIndex, psc) >= 0)
         {
             errors.add("Sample Idx to be repeated in performance_issue_same mode cannot be greater than loaded "
-                + "performance_sample_count. performance_issue_same_index: " + performanceIssueSameIndex
-                + " performance_sample_count: " + psc);
+                + "performance_sample_count. performance_issue_same_index: "
+                + Long.toUnsignedString(performanceIssueSameIndex)
+                + " performance_sample_count: " + Long.toUnsignedString(psc));
         }
         if (performanceIssueUnique && performanceIssueSame)
         {
+            // C++ streams print bool as 1/0.
             errors.add("Performance_issue_unique and performance_issue_same, both cannot be true at the same "
-                + "time. performance_issue_unique: true performance_issue_same: true");
+                + "time. performance_issue_unique: 1 performance_issue_same: 1");
         }
         this.errors = List.copyOf(errors);
+    }
+
+    private static long maxUnsigned(final long a, final long b)
+    {
+        return Long.compareUnsigned(a, b) >= 0 ? a : b;
     }
 
     private EffectiveSettings(final EffectiveSettings base, final double targetQps)
