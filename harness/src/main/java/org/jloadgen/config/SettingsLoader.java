@@ -109,8 +109,8 @@ public final class SettingsLoader
         if (userConfCount > 0)
         {
             before.add(ConfigDiagnostic.error(path.toString(), 0, "",
-                "a second user.conf in one test (LoadGen logs this as an error; the submission checker rejects "
-                    + "the log)", MULTIPLE_CONF_FILES));
+                "a second user.conf for one test: LoadGen logs \"" + MULTIPLE_CONF_FILES + "\" as an error and the "
+                    + "submission checker rejects the log", MULTIPLE_CONF_FILES));
         }
         if (strictness == Strictness.STRICT)
         {
