@@ -161,7 +161,8 @@ public final class SettingsFields
             TestSettings::serverCoalesceQueries);
         add(m, new Field("server_find_peak_qps_decimals_of_precision", Type.INT,
             s -> Integer.toString(s.serverFindPeakQpsDecimalsOfPrecision()),
-            (s, v) -> s.serverFindPeakQpsDecimalsOfPrecision(parseInt("server_find_peak_qps_decimals_of_precision", v))));
+            (s, v) -> s.serverFindPeakQpsDecimalsOfPrecision(
+                parseInt("server_find_peak_qps_decimals_of_precision", v))));
         addDouble(m, "server_find_peak_qps_boundary_step_size", TestSettings::serverFindPeakQpsBoundaryStepSize,
             TestSettings::serverFindPeakQpsBoundaryStepSize);
         addUnsigned(m, "server_max_async_queries", TestSettings::serverMaxAsyncQueries,

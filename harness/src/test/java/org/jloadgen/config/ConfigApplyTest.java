@@ -140,7 +140,8 @@ class ConfigApplyTest
     @Test
     void shouldReadFixedScenarioKeysWhateverTheCurrentScenario()
     {
-        final String text = "*.Server.target_qps = 123\n*.Offline.target_qps = 456\n*.MultiStream.samples_per_query = 4\n"
+        final String text = "*.Server.target_qps = 123\n*.Offline.target_qps = 456\n"
+            + "*.MultiStream.samples_per_query = 4\n"
             + "*.Server.max_async_queries = 3\n*.Offline.min_query_count = 9\n";
         final TestSettings offline = apply(text, "m", TestScenario.OFFLINE, ConfType.USER);
         assertEquals(123.0, offline.serverTargetQps());

@@ -137,7 +137,8 @@ class EffectiveSettingsTest
     @Test
     void shouldAddWholeExtraPassWhenAlreadyMultiple()
     {
-        final TestSettings s = new TestSettings().minDurationMs(0).minQueryCount(2048).sampleConcatenatePermutation(true);
+        final TestSettings s = new TestSettings().minDurationMs(0).minQueryCount(2048)
+            .sampleConcatenatePermutation(true);
         assertEquals(3072, new EffectiveSettings(s, 5000, 1024).minQueryCount);
     }
 
@@ -177,8 +178,8 @@ class EffectiveSettingsTest
         assertTrue(new EffectiveSettings(new TestSettings().performanceIssueSame(true).performanceIssueSameIndex(1023),
             2048, 1024).errors.isEmpty());
         // Unsigned comparison and printing.
-        assertEquals(1, new EffectiveSettings(new TestSettings().performanceIssueSame(true).performanceIssueSameIndex(-1L),
-            2048, 1024).errors.size());
+        assertEquals(1, new EffectiveSettings(new TestSettings().performanceIssueSame(true)
+            .performanceIssueSameIndex(-1L), 2048, 1024).errors.size());
 
         final EffectiveSettings both = new EffectiveSettings(new TestSettings().performanceIssueSame(true)
             .performanceIssueUnique(true).performanceIssueSameIndex(3), 2048, 1024);

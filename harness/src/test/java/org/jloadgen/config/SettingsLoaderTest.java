@@ -196,7 +196,8 @@ class SettingsLoaderTest
         final TestSettings s = new TestSettings();
         final SettingsLoader loader = strict();
         loader.load("stable-diffusion-xl", TestScenario.OFFLINE, null, s);
-        assertEquals(List.of(), loader.applyAudit(SharedData.data("audit/TEST04/audit.config"), TestScenario.OFFLINE, s));
+        final Path test04 = SharedData.data("audit/TEST04/audit.config");
+        assertEquals(List.of(), loader.applyAudit(test04, TestScenario.OFFLINE, s));
         assertTrue(s.performanceIssueSame());
         assertEquals(3, s.performanceIssueSameIndex());
         assertEquals(5000, s.minQueryCount(), "stable-diffusion-xl.Offline.min_query_count = 500 is ignored");

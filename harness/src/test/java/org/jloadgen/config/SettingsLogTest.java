@@ -170,7 +170,8 @@ class SettingsLogTest
         final List<Rec> recs = logWith(log -> SettingsLog.logConfigErrors(log,
             List.of(SettingsLoader.MULTIPLE_CONF_FILES, "value needs to be integer or double, line=3")));
         assertEquals(List.of(
-            new Rec("error_invalid_config", "\"" + SettingsLoader.MULTIPLE_CONF_FILES + "\"", recs.get(0).timeMs(), true),
+            new Rec("error_invalid_config", "\"" + SettingsLoader.MULTIPLE_CONF_FILES + "\"", recs.get(0).timeMs(),
+                true),
             new Rec("error_invalid_config", "\"value needs to be integer or double, line=3\"", recs.get(1).timeMs(),
                 true)), recs);
     }
