@@ -15,40 +15,75 @@ import org.jloadgen.api.TestSettings;
  */
 public final class EffectiveSettings
 {
+    /** Scenario of the run ({@code effective_scenario}). */
     public final TestScenario scenario;
+    /** Test mode ({@code effective_test_mode}). */
     public final TestMode mode;
+    /** Samples per query: 1, the MultiStream count, or the size of the single Offline query. */
     public final long samplesPerQuery;
+    /** Expected or scheduled query rate; sizes query generation and the Server schedule. */
     public final double targetQps;
+    /** Server latency bound; 0 in the other scenarios. */
     public final long targetLatencyNs;
+    /** Percentile the latency bound applies to, as a fraction (Offline: 0.99, unused). */
     public final double targetLatencyPercentile;
+    /** Server: outstanding-query limit, 0 = unlimited; 1 in the other scenarios. */
     public final long maxAsyncQueries;
+    /** Duration queries are generated and issued for; 0 in Offline. */
     public final long targetDurationMs;
+    /** Minimum run duration. */
     public final long minDurationMs;
+    /** Maximum run duration; 0 = unlimited. */
     public final long maxDurationMs;
+    /** Minimum queries (1 in Offline; rounded for SingleStream equal issue). */
     public final long minQueryCount;
+    /** Maximum queries; 0 = unlimited. */
     public final long maxQueryCount;
+    /** {@code minQueryCount * samplesPerQuery}, modulo 2^64. */
     public final long minSampleCount;
+    /** Seed of the loaded-set shuffle (unsigned). */
     public final long qslRngSeed;
+    /** Seed of the sample choice (unsigned). */
     public final long sampleIndexRngSeed;
+    /** Seed of the Server schedule (unsigned). */
     public final long scheduleRngSeed;
+    /** Seed of the accuracy-log offset (unsigned). */
     public final long accuracyLogRngSeed;
+    /** Probability of logging a performance-mode response. */
     public final double accuracyLogProbability;
+    /** If non-zero, responses to log in performance mode. */
     public final long accuracyLogSamplingTarget;
+    /** Print run start and stop timestamps. */
     public final boolean printTimestamps;
+    /** Audit: issue each sample at most once. */
     public final boolean performanceIssueUnique;
+    /** Audit: issue the same sample in every query. */
     public final boolean performanceIssueSame;
+    /** Audit: loaded-set index of the repeated sample. */
     public final long performanceIssueSameIndex;
+    /** Performance set size: the override if non-zero, else the QSL's count. */
     public final long performanceSampleCount;
+    /** Accuracy set size: the override if non-zero, else the QSL's total. */
     public final long accuracySampleCount;
+    /** Equal-issue mode. */
     public final boolean sampleConcatenatePermutation;
+    /** Server: merge due queries into one IssueQuery call. */
     public final boolean serverCoalesceQueries;
+    /** FindPeakPerformance: decimals of QPS precision. */
     public final int serverFindPeakQpsDecimalsOfPrecision;
+    /** FindPeakPerformance: upper bound step. */
     public final double serverFindPeakQpsBoundaryStepSize;
+    /** Server: registered issue threads; 0 = the test thread. */
     public final long serverNumIssueQueryThreads;
+    /** Measure TTFT and TPOT. */
     public final boolean useTokenLatencies;
+    /** Server TTFT bound. */
     public final long serverTtftLatencyNs;
+    /** Server TPOT bound. */
     public final long serverTpotLatencyNs;
+    /** Infer token throughput from sample counts. */
     public final boolean inferTokenLatencies;
+    /** Tokens per sample for inferred token metrics. */
     public final long tokenLatencyScalingFactor;
 
     /** {@code error_invalid_test_settings} messages LoadGen logs while deriving these settings. */
