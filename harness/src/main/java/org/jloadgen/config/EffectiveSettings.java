@@ -15,40 +15,75 @@ import org.jloadgen.api.TestSettings;
  */
 public final class EffectiveSettings
 {
+    /** Scenario of the run ({@code effective_scenario}). */
     public final TestScenario scenario;
+    /** Test mode ({@code effective_test_mode}). */
     public final TestMode mode;
+    /** Samples per query: 1, the MultiStream count, or the size of the single Offline query. */
     public final long samplesPerQuery;
+    /** Expected or scheduled query rate; sizes query generation and the Server schedule. */
     public final double targetQps;
+    /** Server latency bound; 0 in the other scenarios. */
     public final long targetLatencyNs;
+    /** Percentile the latency bound applies to, as a fraction (Offline: 0.99, unused). */
     public final double targetLatencyPercentile;
+    /** Server: outstanding-query limit, 0 = unlimited; 1 in the other scenarios. */
     public final long maxAsyncQueries;
+    /** Duration queries are generated and issued for; 0 in Offline. */
     public final long targetDurationMs;
+    /** Minimum run duration. */
     public final long minDurationMs;
+    /** Maximum run duration; 0 = unlimited. */
     public final long maxDurationMs;
+    /** Minimum queries (1 in Offline; rounded for SingleStream equal issue). */
     public final long minQueryCount;
+    /** Maximum queries; 0 = unlimited. */
     public final long maxQueryCount;
+    /** {@code minQueryCount * samplesPerQuery}, modulo 2^64. */
     public final long minSampleCount;
+    /** Seed of the loaded-set shuffle (unsigned). */
     public final long qslRngSeed;
+    /** Seed of the sample choice (unsigned). */
     public final long sampleIndexRngSeed;
+    /** Seed of the Server schedule (unsigned). */
     public final long scheduleRngSeed;
+    /** Seed of the accuracy-log offset (unsigned). */
     public final long accuracyLogRngSeed;
+    /** Probability of logging a performance-mode response. */
     public final double accuracyLogProbability;
+    /** If non-zero, responses to log in performance mode. */
     public final long accuracyLogSamplingTarget;
+    /** Print run start and stop timestamps. */
     public final boolean printTimestamps;
+    /** Audit: issue each sample at most once. */
     public final boolean performanceIssueUnique;
+    /** Audit: issue the same sample in every query. */
     public final boolean performanceIssueSame;
+    /** Audit: loaded-set index of the repeated sample. */
     public final long performanceIssueSameIndex;
+    /** Performance set size: the override if non-zero, else the QSL's count. */
     public final long performanceSampleCount;
+    /** Accuracy set size: the override if non-zero, else the QSL's total. */
     public final long accuracySampleCount;
+    /** Equal-issue mode. */
     public final boolean sampleConcatenatePermutation;
+    /** Server: merge due queries into one IssueQuery call. */
     public final boolean serverCoalesceQueries;
+    /** FindPeakPerformance: decimals of QPS precision. */
     public final int serverFindPeakQpsDecimalsOfPrecision;
+    /** FindPeakPerformance: upper bound step. */
     public final double serverFindPeakQpsBoundaryStepSize;
+    /** Server: registered issue threads; 0 = the test thread. */
     public final long serverNumIssueQueryThreads;
+    /** Measure TTFT and TPOT. */
     public final boolean useTokenLatencies;
+    /** Server TTFT bound. */
     public final long serverTtftLatencyNs;
+    /** Server TPOT bound. */
     public final long serverTpotLatencyNs;
+    /** Infer token throughput from sample counts. */
     public final boolean inferTokenLatencies;
+    /** Tokens per sample for inferred token metrics. */
     public final long tokenLatencyScalingFactor;
 
     /** {@code error_invalid_test_settings} messages LoadGen logs while deriving these settings. */
@@ -129,16 +164,18 @@ public final class EffectiveSettings
         long minQueries = requested.minQueryCount();
         if (scenario == TestScenario.OFFLINE)
         {
-            // Evaluated left to right in double, then truncated, as LoadGen does.
-            final long targetSampleCount = (long)(1.1 * (requested.minDurationMs() / 1000.0) * qps);
-            spq = requested.performanceIssueUnique() ? psc : Math.max(requested.minQueryCount(), targetSampleCount);
+            // Evaluated left to right in double, then converted to uint64_t, as LoadGen does.
+            final long targetSampleCount =
+                CNumbers.doubleToUint64(1.1 * (requested.minDurationMs() / 1000.0) * qps);
+            spq = requested.performanceIssueUnique()
+                ? psc : maxUnsigned(requested.minQueryCount(), targetSampleCount);
             minQueries = 1;
             targetDuration = 0;
         }
         if (scenario == TestScenario.SINGLE_STREAM && requested.sampleConcatenatePermutation())
         {
-            final long expected = (long)(2.0 * (targetDuration / 1000.0) * qps);
-            minQueries = Math.max(minQueries, expected);
+            final long expected = CNumbers.doubleToUint64(2.0 * (targetDuration / 1000.0) * qps);
+            minQueries = maxUnsigned(minQueries, expected);
             if (qslPerformanceSampleCount == 0)
             {
                 // LoadGen divides by zero here; report instead of crashing.
@@ -188,15 +225,22 @@ public final class EffectiveSettings
         if (performanceIssueSame && Long.compareUnsigned(performanceIssueSameIndex, psc) >= 0)
         {
             errors.add("Sample Idx to be repeated in performance_issue_same mode cannot be greater than loaded "
-                + "performance_sample_count. performance_issue_same_index: " + performanceIssueSameIndex
-                + " performance_sample_count: " + psc);
+                + "performance_sample_count. performance_issue_same_index: "
+                + Long.toUnsignedString(performanceIssueSameIndex)
+                + " performance_sample_count: " + Long.toUnsignedString(psc));
         }
         if (performanceIssueUnique && performanceIssueSame)
         {
+            // C++ streams print bool as 1/0.
             errors.add("Performance_issue_unique and performance_issue_same, both cannot be true at the same "
-                + "time. performance_issue_unique: true performance_issue_same: true");
+                + "time. performance_issue_unique: 1 performance_issue_same: 1");
         }
         this.errors = List.copyOf(errors);
+    }
+
+    private static long maxUnsigned(final long a, final long b)
+    {
+        return Long.compareUnsigned(a, b) >= 0 ? a : b;
     }
 
     private EffectiveSettings(final EffectiveSettings base, final double targetQps)
