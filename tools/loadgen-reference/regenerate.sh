@@ -18,8 +18,15 @@ ZERO="qsl_rng_seed=0 sample_index_rng_seed=0 schedule_rng_seed=0"
 ODD="qsl_rng_seed=18446744073709551557 sample_index_rng_seed=9223372036854775809 schedule_rng_seed=12345678901234567891"
 ODD2="qsl_rng_seed=18446744073709551615 sample_index_rng_seed=10000000000000000001 schedule_rng_seed=13835058055282163729"
 
-# name | what it covers | arguments
+# name | what it covers | arguments [| trace lines to keep, default $KEEP]
+# The example-* files use the settings of the official LoadGen runs in shared/data/example-logs; the test
+# checks them against those logs' loaded_qsl_set and generated_* records.
 CONFIGS=(
+"example-server-seed0|Server at 10000 QPS for 10 s, as shared/data/example-logs/Server|scenario=Server mode=PerformanceOnly qsl_total_sample_count=1024 qsl_performance_sample_count=1024 server_target_qps=10000 min_duration_ms=10000 $ZERO"
+"example-singlestream-seed0|SingleStream at 2.5 us for 10 s, as example-logs/SingleStream (8000001 queries)|scenario=SingleStream mode=PerformanceOnly qsl_total_sample_count=1024 qsl_performance_sample_count=1024 single_stream_expected_latency_ns=2500 min_duration_ms=10000 $ZERO"
+"example-multistream-seed0|MultiStream at 3333 ns for 5 s, as example-logs/MultiStream (3000302 queries of 8)|scenario=MultiStream mode=PerformanceOnly qsl_total_sample_count=1024 qsl_performance_sample_count=1024 multi_stream_expected_latency_ns=3333 min_duration_ms=5000 $ZERO"
+"example-offline-seed0|Offline at 300000 QPS for 10 s, as example-logs/Offline (one query of 3300000 samples; only the L line kept)|scenario=Offline mode=PerformanceOnly qsl_total_sample_count=1024 qsl_performance_sample_count=1024 offline_expected_qps=300000 min_duration_ms=10000 $ZERO|1"
+"example-accuracy-singlestream-seed0|SingleStream accuracy over 16 samples, as example-logs/Accuracy-SingleStream|scenario=SingleStream mode=AccuracyOnly qsl_total_sample_count=16 qsl_performance_sample_count=16 $ZERO"
 "singlestream-perf-official|SingleStream performance, 4001 queries at 1 ms|scenario=SingleStream mode=PerformanceOnly qsl_total_sample_count=50000 qsl_performance_sample_count=1024 min_duration_ms=2000 $OFFICIAL"
 "singlestream-perf-seed0|SingleStream performance at 2.5 us expected latency, 80001 queries|scenario=SingleStream mode=PerformanceOnly qsl_total_sample_count=1024 qsl_performance_sample_count=1024 single_stream_expected_latency_ns=2500 min_duration_ms=100 $ZERO"
 "singlestream-acc-official|SingleStream accuracy over 3 loadable sets (1024, 1024, 452)|scenario=SingleStream mode=AccuracyOnly qsl_total_sample_count=2500 qsl_performance_sample_count=1024 $OFFICIAL"
@@ -38,7 +45,6 @@ CONFIGS=(
 "server-qps100-official|Server at 100 QPS for 60 s (the spec's end-to-end vector)|scenario=Server mode=PerformanceOnly qsl_total_sample_count=50000 qsl_performance_sample_count=1024 server_target_qps=100 min_duration_ms=60000 $OFFICIAL"
 "server-qps0.5-official|Server at 0.5 QPS, 2000 queries (min_query_count bound)|scenario=Server mode=PerformanceOnly qsl_total_sample_count=50000 qsl_performance_sample_count=1024 server_target_qps=0.5 min_query_count=2000 $OFFICIAL"
 "server-qps0.001-odd2|Server at 0.001 QPS (intervals around 1e12 ns), 1000 queries|scenario=Server mode=PerformanceOnly qsl_total_sample_count=4096 qsl_performance_sample_count=4096 server_target_qps=0.001 min_query_count=1000 $ODD2"
-"server-qps10000-seed0|Server at 10000 QPS for 10 s|scenario=Server mode=PerformanceOnly qsl_total_sample_count=1024 qsl_performance_sample_count=1024 server_target_qps=10000 min_duration_ms=10000 $ZERO"
 "server-qps1e6-odd|Server at 1e6 QPS for 100 ms|scenario=Server mode=PerformanceOnly qsl_total_sample_count=100000 qsl_performance_sample_count=2048 server_target_qps=1000000 min_duration_ms=100 $ODD"
 "server-qps1e6-official|Server at 1e6 QPS for 50 ms|scenario=Server mode=PerformanceOnly qsl_total_sample_count=50000 qsl_performance_sample_count=1024 server_target_qps=1e6 min_duration_ms=50 $OFFICIAL"
 "server-qps1234.5-odd2|Server at 1234.5 QPS for 20 s|scenario=Server mode=PerformanceOnly qsl_total_sample_count=5000 qsl_performance_sample_count=5000 server_target_qps=1234.5 min_duration_ms=20000 $ODD2"
@@ -66,6 +72,11 @@ readme="$out/README.md"
     echo "\`std::uniform_int_distribution\`, \`std::exponential_distribution\` and glibc \`log\`)."
     echo "\`org.jloadgen.schedule.GoldenTraceTest\` rebuilds each trace with JLoadGen's classes and compares."
     echo
+    echo "The \`example-*\` files use the settings of the official LoadGen 6.0.17 runs in"
+    echo "\`shared/data/example-logs\`; the test also checks their loaded set and generated query count, samples"
+    echo "per query and duration against those logs (all five agree, e.g. Server 10000 QPS: 100204 queries,"
+    echo "10000012254 ns)."
+    echo
     echo "Regenerate all of them (and this file) with \`tools/loadgen-reference/regenerate.sh\`."
     echo
     echo "## File format"
@@ -75,7 +86,7 @@ readme="$out/README.md"
     echo "- \`@ key=value\` the requested settings (TestSettings field names) and the QSL's"
     echo "  \`qsl_total_sample_count\` / \`qsl_performance_sample_count\`; unlisted fields keep LoadGen's defaults."
     echo "  The effective settings are derived from them as spec §2.4 says."
-    echo "- the first $KEEP trace lines, verbatim: \`L <qsl indices>\` (LoadSamplesToRam, padding included),"
+    echo "- the first $KEEP trace lines (fewer where the table says so), verbatim: \`L <qsl indices>\` (LoadSamplesToRam, padding included),"
     echo "  \`Q <scheduled_ns> <qsl indices>\` (one generated query), \`U <qsl indices>\` (UnloadSamplesFromRam)."
     echo "- the digest of the whole trace: \`= lines\`, \`= queries\`, \`= samples\`, \`= durations_ns\` (each"
     echo "  series' generated_query_duration) and \`= fnv1a64\` (64-bit FNV-1a of the full text, UTF-8, every"
@@ -88,13 +99,14 @@ readme="$out/README.md"
 } > "$readme"
 commands=""
 for entry in "${CONFIGS[@]}"; do
-    IFS='|' read -r name what args <<< "$entry"
+    IFS='|' read -r name what args keep <<< "$entry"
+    keep="${keep:-$KEEP}"
     # shellcheck disable=SC2086
-    "$gen" --golden=$KEEP $args > "$out/$name.trace"
+    "$gen" --golden=$keep $args > "$out/$name.trace"
     lines=$(sed -n 's/^= lines //p' "$out/$name.trace")
     queries=$(sed -n 's/^= queries //p' "$out/$name.trace")
     echo "| \`$name.trace\` | $what | $lines | $queries |" >> "$readme"
-    commands+="tools/loadgen-reference/target/trace_reference --golden=$KEEP $args > $name.trace"$'\n'
+    commands+="tools/loadgen-reference/target/trace_reference --golden=$keep $args > $name.trace"$'\n'
 done
 {
     echo
