@@ -7,17 +7,21 @@ import static org.junit.jupiter.api.Assertions.fail;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.math.BigDecimal;
 import java.net.URISyntaxException;
 import java.net.URL;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
 import org.jloadgen.api.TestMode;
@@ -27,6 +31,7 @@ import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.memory.OffHeapAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -83,6 +88,58 @@ class GoldenTraceTest
         assertEquals(Long.toHexString(golden.fnv1a64), Long.toHexString(actual.hash), "FNV-1a of the whole trace");
     }
 
+    static Stream<Arguments> officialExampleRuns()
+    {
+        return Stream.of(
+            Arguments.of("example-server-seed0.trace", "Server"),
+            Arguments.of("example-singlestream-seed0.trace", "SingleStream"),
+            Arguments.of("example-multistream-seed0.trace", "MultiStream"),
+            Arguments.of("example-offline-seed0.trace", "Offline"),
+            Arguments.of("example-accuracy-singlestream-seed0.trace", "Accuracy-SingleStream"));
+    }
+
+    /**
+     * The example-* golden files use the settings of the official LoadGen 6.0.17 runs in
+     * {@code shared/data/example-logs}: their loaded set and generated counts must be what LoadGen logged.
+     */
+    @ParameterizedTest(name = "{0} vs example-logs/{1}")
+    @MethodSource("officialExampleRuns")
+    void shouldAgreeWithOfficialLoadGenExampleLog(final String goldenName, final String exampleDir) throws IOException
+    {
+        final GoldenTrace golden =
+            GoldenTrace.parse(Files.readAllLines(folder().resolve(goldenName), StandardCharsets.UTF_8));
+        final Map<String, String> log = detailLogValues(
+            sharedDir().resolve("data/example-logs").resolve(exampleDir).resolve("mlperf_log_detail.txt"));
+
+        for (final Map.Entry<String, String> setting : golden.settings.entrySet())
+        {
+            final String key = switch (setting.getKey())
+            {
+                case "mode" -> "requested_test_mode";
+                case "qsl_total_sample_count" -> "qsl_reported_total_count";
+                case "qsl_performance_sample_count" -> "qsl_reported_performance_count";
+                default -> "requested_" + setting.getKey();
+            };
+            final String logged = log.get(key);
+            assertTrue(logged != null, "example log has no " + key);
+            final String value = logged.replace("\"", "");
+            if (value.equals(setting.getValue()))
+            {
+                continue;
+            }
+            // Numbers may be written differently ("1e+06" and "1000000").
+            assertEquals(new BigDecimal(setting.getValue()).compareTo(new BigDecimal(value)), 0, key);
+        }
+        final String loaded = log.get("loaded_qsl_set");
+        assertEquals("L " + loaded.substring(1, loaded.length() - 1).replace(',', ' '), golden.keptLines.get(0),
+            "loaded_qsl_set");
+        assertEquals(Long.parseLong(log.get("generated_query_count")), golden.queries, "generated_query_count");
+        assertEquals(List.of(Long.parseLong(log.get("generated_query_duration"))), golden.durationsNs,
+            "generated_query_duration");
+        assertEquals(Long.parseLong(log.get("generated_samples_per_query")) * golden.queries, golden.samples,
+            "generated_samples_per_query");
+    }
+
     @Test
     void shouldCoverEveryScenarioAndModeWithAtLeastTwentyFiles() throws IOException
     {
@@ -135,7 +192,7 @@ class GoldenTraceTest
     {
         final TraceDigest digest = new TraceDigest(1);
         digest.line("L 1 2");
-        digest.query("Q 0 1", 1);
+        digest.query(new LineBuilder().append("Q 0 1"), 1);
         digest.endSeries(1_000_000);
         digest.line("U 1 2");
         assertEquals(List.of("L 1 2"), digest.kept);
@@ -144,6 +201,27 @@ class GoldenTraceTest
         assertEquals(1, digest.samples);
         assertEquals(List.of(1_000_000L), digest.durationsNs);
         assertEquals(fnv1a("L 1 2\nQ 0 1\nU 1 2\n"), digest.hash);
+    }
+
+    @Test
+    void shouldFormatNumbersLikeLongToString()
+    {
+        final LineBuilder line = new LineBuilder();
+        final long[] values = {0, 7, 10, 1024, -1, Long.MAX_VALUE, Long.MIN_VALUE, 20_000_002_500L};
+        final StringBuilder expected = new StringBuilder("Q");
+        line.append('Q');
+        for (final long v : values)
+        {
+            line.append(' ').append(v);
+            expected.append(' ').append(v);
+        }
+        for (int i = 0; i < 40; i++)
+        {
+            // Past the initial capacity.
+            line.append(' ').append(Long.MAX_VALUE);
+            expected.append(' ').append(Long.MAX_VALUE);
+        }
+        assertEquals(expected.toString(), line.toString());
     }
 
     @Test
@@ -187,6 +265,36 @@ class GoldenTraceTest
         final List<String> lines = new ArrayList<>(List.of(settings));
         lines.addAll(List.of("= lines 0", "= queries 0", "= samples 0", "= durations_ns", "= fnv1a64 cbf29ce484222325"));
         return lines;
+    }
+
+    /**
+     * @return {@code key -> value} (value as raw JSON text) of every record of an MLLOG detail log.
+     */
+    private static Map<String, String> detailLogValues(final Path detailLog) throws IOException
+    {
+        final Pattern record = Pattern.compile("\"key\": \"([a-z0-9_]+)\", \"value\": (\\[[^\\]]*\\]|\"[^\"]*\"|[^,]*),");
+        final Map<String, String> values = new LinkedHashMap<>();
+        for (final String line : Files.readAllLines(detailLog, StandardCharsets.UTF_8))
+        {
+            final Matcher m = record.matcher(line);
+            if (line.startsWith(":::MLLOG ") && m.find())
+            {
+                values.put(m.group(1), m.group(2));
+            }
+        }
+        return values;
+    }
+
+    /**
+     * @return the read-only shared folder: {@code jloadgen.shared.dir} (set by surefire), else
+     *         {@code ../shared} beside the repository root.
+     */
+    private static Path sharedDir()
+    {
+        final String configured = System.getProperty("jloadgen.shared.dir");
+        // Tests run in the module folder, one below the repository root.
+        return configured != null ? Path.of(configured)
+            : Path.of("").toAbsolutePath().getParent().resolveSibling("shared");
     }
 
     private static Path folder()
@@ -258,7 +366,7 @@ class GoldenTraceTest
             final SequenceGen sequence,
             final TraceDigest out)
         {
-            final StringBuilder line = new StringBuilder(256);
+            final LineBuilder line = new LineBuilder();
             out.line(indices(line, 'L', set.indices()));
             try (Trace trace = QueryGenerator.generate(settings, set, seriesMode, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena()))
@@ -266,7 +374,7 @@ class GoldenTraceTest
                 final int spq = trace.samplesPerQuery();
                 for (long q = 0; q < trace.queryCount(); q++)
                 {
-                    line.setLength(0);
+                    line.clear();
                     line.append('Q').append(' ').append(trace.scheduledOffsetNs(q));
                     for (long s = q * spq, end = s + spq; s < end; s++)
                     {
@@ -279,15 +387,89 @@ class GoldenTraceTest
             out.line(indices(line, 'U', set.indices()));
         }
 
-        private static CharSequence indices(final StringBuilder line, final char tag, final long[] indices)
+        private static LineBuilder indices(final LineBuilder line, final char tag, final long[] indices)
         {
-            line.setLength(0);
+            line.clear();
             line.append(tag);
             for (final long index : indices)
             {
                 line.append(' ').append(index);
             }
             return line;
+        }
+    }
+
+    /**
+     * One ASCII trace line, built in a reused byte array: formatting millions of lines through
+     * {@link StringBuilder} and hashing them char by char dominated this test's run time.
+     */
+    static final class LineBuilder
+    {
+        private final byte[] digits = new byte[20];
+        private byte[] bytes = new byte[256];
+        private int length;
+
+        LineBuilder clear()
+        {
+            length = 0;
+            return this;
+        }
+
+        LineBuilder append(final char c)
+        {
+            ensure(1);
+            bytes[length++] = (byte)c;
+            return this;
+        }
+
+        LineBuilder append(final long value)
+        {
+            if (value < 0)
+            {
+                append('-');
+                if (value == Long.MIN_VALUE)
+                {
+                    return append(String.valueOf(value).substring(1));
+                }
+                return append(-value);
+            }
+            int n = 0;
+            long v = value;
+            do
+            {
+                digits[n++] = (byte)('0' + v % 10);
+                v /= 10;
+            }
+            while (v != 0);
+            ensure(n);
+            while (n > 0)
+            {
+                bytes[length++] = digits[--n];
+            }
+            return this;
+        }
+
+        LineBuilder append(final String text)
+        {
+            for (int i = 0; i < text.length(); i++)
+            {
+                append(text.charAt(i));
+            }
+            return this;
+        }
+
+        @Override
+        public String toString()
+        {
+            return new String(bytes, 0, length, StandardCharsets.US_ASCII);
+        }
+
+        private void ensure(final int more)
+        {
+            if (length + more > bytes.length)
+            {
+                bytes = Arrays.copyOf(bytes, Math.max(bytes.length * 2, length + more));
+            }
         }
     }
 
@@ -312,9 +494,13 @@ class GoldenTraceTest
             this.keep = keep;
         }
 
-        void line(final CharSequence text)
+        void line(final LineBuilder text)
         {
-            hashText(text);
+            final byte[] bytes = text.bytes;
+            for (int i = 0, n = text.length; i < n; i++)
+            {
+                hashByte(bytes[i]);
+            }
             hashByte('\n');
             lines++;
             if (kept.size() < keep)
@@ -323,7 +509,12 @@ class GoldenTraceTest
             }
         }
 
-        void query(final CharSequence text, final int samplesInQuery)
+        void line(final String text)
+        {
+            line(new LineBuilder().append(text));
+        }
+
+        void query(final LineBuilder text, final int samplesInQuery)
         {
             line(text);
             queries++;
@@ -335,7 +526,7 @@ class GoldenTraceTest
             durationsNs.add(durationNs);
         }
 
-        void hashText(final CharSequence text)
+        void hashText(final String text)
         {
             // Trace text is ASCII, so each char is its UTF-8 byte.
             for (int i = 0, n = text.length(); i < n; i++)
