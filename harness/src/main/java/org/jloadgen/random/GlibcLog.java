@@ -12,7 +12,7 @@ import static org.jloadgen.random.GlibcLogData.POLY1;
 /**
  * glibc's double-precision {@code log} (2.28 and later; glibc 2.36 on Debian 12), bit for bit, so exponential
  * draws and therefore Server schedules equal LoadGen's. {@link Math#log} differs from glibc in the last bit for
- * about 1 input in 1,200 and {@link StrictMath#log} for 1 in 14, which moves a truncated nanosecond interval
+ * about 1 input in 1,200 and {@link StrictMath#log} for 1 in 13, which moves a truncated nanosecond interval
  * now and then at low target QPS.
  * <p>
  * Two results exist, because x86-64 glibc picks its {@code log} at run time: on CPUs with FMA and AVX2 (every
