@@ -98,6 +98,34 @@ class StdRandomTest
     }
 
     @Test
+    void shouldMatchGlibcIntervalsWhereMathLogIsOneUlpOff()
+    {
+        // std::exponential_distribution<>(0.001) on std::mt19937(3985416555), through duration_cast<nanoseconds>
+        // (g++ 12.2, glibc 2.36 FMA log). Math.log gives 1357241980069 and 237250310761 for these two draws.
+        final Mt19937 g = new Mt19937(3985416555L);
+        long draw10047884 = 0;
+        long draw10432043 = 0;
+        for (int i = 0; i <= 10_432_043; i++)
+        {
+            final long ns = (long)(StdRandom.exponential(g, 0.001) * 1e9);
+            if (i == 0)
+            {
+                assertEquals(3069854320811L, ns);
+            }
+            else if (i == 10_047_884)
+            {
+                draw10047884 = ns;
+            }
+            else if (i == 10_432_043)
+            {
+                draw10432043 = ns;
+            }
+        }
+        assertEquals(1357241980068L, draw10047884);
+        assertEquals(237250310760L, draw10432043);
+    }
+
+    @Test
     void shouldMatchUniformRealVectors()
     {
         final Mt19937 zero = new Mt19937(0);
