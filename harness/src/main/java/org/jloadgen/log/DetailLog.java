@@ -22,7 +22,7 @@ public final class DetailLog implements AutoCloseable
 {
     private static final String NAMESPACE_AND_TYPE =
         ", \"namespace\": \"mlperf::logging\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {\"is_error\": ";
-    private static final StackWalker WALKER = StackWalker.getInstance();
+    private static final StackWalker WALKER = StackWalker.getInstance(StackWalker.Option.RETAIN_CLASS_REFERENCE);
 
     private final Path target;
     private final Path temporary;
