@@ -167,8 +167,11 @@ public final class GlibcMath
             accHi = m + mErr;
             accLo = mErr - (accHi - m);
         }
-        // The rounded sum times 2^k: exact, the result is normal.
-        return (accHi + accLo) * Math.scalb(1.0, (int)k);
+        // The rounded sum times 2^k: exact, the result is normal. 2^1024 is not a double: scale in two steps.
+        final double rounded = accHi + accLo;
+        final int exponent = (int)k;
+        return exponent > 1023 ? rounded * 0x1p1023 * Math.scalb(1.0, exponent - 1023)
+            : rounded * Math.scalb(1.0, exponent);
     }
 
     /**
