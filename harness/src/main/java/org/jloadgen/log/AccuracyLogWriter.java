@@ -19,7 +19,9 @@ import org.jloadgen.api.TestScenario;
  * latencies, Offline entries add {@code "token_count"}, other scenarios add {@code "token_data"} (the first-token
  * payload) and {@code "token_count"}.
  * <p>
- * Entries are streamed as they come (in completion order, like LoadGen), encoded straight into a byte buffer.
+ * Entries are streamed as they come (in completion order, like LoadGen), encoded straight into a byte buffer:
+ * hand-written rather than {@link java.util.HexFormat}, which would build a String per payload (payloads can be
+ * megabytes and there can be tens of thousands of them).
  * The file is written under a temporary name and renamed into place by {@link #close()}. Not thread-safe: one
  * writer thread (the engine's logging thread) owns it.
  */

@@ -10,7 +10,7 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * {@code mlperf_log_trace.json} in LoadGen's Chrome-trace layout (spec §8.5), loadable by chrome://tracing and
- * Perfetto: header {@code {"traceEvents":[}, one event per line each followed by a comma, and a footer with the
+ * Perfetto: header <code>&#123;"traceEvents":[</code>, one event per line each followed by a comma, and a footer with the
  * origin. Times are µs from the trace origin with three decimals, as LoadGen's {@code std::fixed}
  * {@code setprecision(3)} prints {@code duration<double, micro>}.
  * <p>
@@ -147,7 +147,7 @@ public final class ChromeTraceWriter implements AutoCloseable
     }
 
     /**
-     * A counter ("C") event; LoadGen writes {@code "ph": "C"} and {@code "args":{ } with a space.
+     * A counter ("C") event; LoadGen writes {@code "ph": "C"} and a space after the opening brace of the arguments.
      *
      * @param name      counter name.
      * @param pid       process id.
