@@ -1,0 +1,190 @@
+package org.jloadgen.results;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+
+/**
+ * LoadGen's {@code MinPassingQueriesFinder} (spec §7.3): the smallest number of under-latency queries {@code h}
+ * such that {@code odds(h, t, p, d) < 1 - c}, found by a lower-bound binary search whose bounds come from the two
+ * cached results just below {@code t}. The bounds are reproduced exactly, quirks included: the "max slope" is the
+ * <em>product</em> {@code (y1 - y0) * (x1 - x0)}, and the answer is clamped to {@code [min_h, max_h]}. Since those
+ * bounds depend on earlier answers, one instance must see the same sequence of calls as LoadGen's (a fresh
+ * finder per early-stopping evaluation).
+ * <p>
+ * Each odds comparison goes to an {@link OddsOracle}, which returns LoadGen's comparison result without summing
+ * LoadGen's series unless the value is close to the threshold; {@link #exact()} builds a finder that always runs
+ * LoadGen's computation (for tests and cross-checks). Not thread-safe.
+ */
+public final class MinPassingQueriesFinder
+{
+    private final boolean exactOnly;
+    private final List<Cache> caches = new ArrayList<>(2);
+
+    private MinPassingQueriesFinder(final boolean exactOnly)
+    {
+        this.exactOnly = exactOnly;
+    }
+
+    /**
+     * @return a finder that decides comparisons with the fast oracle.
+     */
+    public static MinPassingQueriesFinder create()
+    {
+        return new MinPassingQueriesFinder(false);
+    }
+
+    /**
+     * @return a finder that runs LoadGen's odds computation for every comparison (slow for large t).
+     */
+    public static MinPassingQueriesFinder exact()
+    {
+        return new MinPassingQueriesFinder(true);
+    }
+
+    /**
+     * LoadGen's {@code operator()(t, p, d, c)}.
+     *
+     * @param t number of over-latency queries.
+     * @param p percentile (e.g. 0.9).
+     * @param d tolerance (0.0).
+     * @param c confidence (0.99).
+     * @return the minimum passing number of under-latency queries.
+     */
+    public long find(final long t, final double p, final double d, final double c)
+    {
+        final Cache cache = cacheFor(p, d, c);
+        final int at = cache.lowerBound(t);
+        if (at < cache.size && cache.keys[at] == t)
+        {
+            return cache.values[at];
+        }
+
+        long x0 = -1;
+        long y0 = 0;
+        long x1 = 0;
+        long y1 = cache.initialY1;
+        if (at > 0)
+        {
+            x1 = cache.keys[at - 1];
+            y1 = cache.values[at - 1];
+            if (at > 1)
+            {
+                x0 = cache.keys[at - 2];
+                y0 = cache.values[at - 2];
+            }
+        }
+
+        final double minSlope = (p - d) / (1 - p + d);
+        // A product where a ratio was meant [LG quirk]; it only widens the search range.
+        final double maxSlope = (double)((y1 - y0) * (x1 - x0));
+        final long minH = (long)((double)(t - x1) * minSlope + (double)y1);
+        final long maxH = (long)((double)(t - x1) * maxSlope + (double)y1 + 1.0);
+        final long h = findMinPassing(minH, maxH, t, c, cache);
+        cache.insert(at, t, h);
+        return h;
+    }
+
+    /**
+     * @param p percentile.
+     * @param d tolerance.
+     * @param c confidence.
+     * @return odds comparisons so far that ran LoadGen's full computation, for this key.
+     */
+    long exactEvaluations(final double p, final double d, final double c)
+    {
+        final Cache cache = cacheFor(p, d, c);
+        return cache.oracle == null ? 0 : cache.oracle.exactEvaluations();
+    }
+
+    private long findMinPassing(final long minHStart, final long maxH, final long t, final double c,
+        final Cache cache)
+    {
+        long minH = minHStart;
+        long count = maxH - minH;
+        while (count > 0)
+        {
+            final long step = count / 2;
+            final long h = minH + step;
+            final boolean passes = cache.oracle != null
+                ? cache.oracle.passes(h, t)
+                : EarlyStopping.odds(h, t, cache.p, cache.d) < 1 - c;
+            if (passes)
+            {
+                count = step;
+            }
+            else
+            {
+                minH = h + 1;
+                count -= step + 1;
+            }
+        }
+        return minH;
+    }
+
+    private Cache cacheFor(final double p, final double d, final double c)
+    {
+        for (final Cache cache : caches)
+        {
+            // std::tuple<double,double,double> compares with ==.
+            if (cache.p == p && cache.d == d && cache.c == c)
+            {
+                return cache;
+            }
+        }
+        final Cache cache = new Cache(p, d, c, exactOnly ? null : new OddsOracle(p, d, c));
+        caches.add(cache);
+        return cache;
+    }
+
+    /**
+     * LoadGen's {@code std::map<int64_t, int64_t>} as two sorted arrays: the calls come in increasing t, so an
+     * insert is almost always an append, with no boxing.
+     */
+    private static final class Cache
+    {
+        private final double p;
+        private final double d;
+        private final double c;
+        private final OddsOracle oracle;
+        /** {@code ceil(log(1 - c) / log(p - d))}: LoadGen recomputes it on every call; it is a constant. */
+        private final long initialY1;
+        private long[] keys = new long[64];
+        private long[] values = new long[64];
+        private int size;
+
+        private Cache(final double p, final double d, final double c, final OddsOracle oracle)
+        {
+            this.p = p;
+            this.d = d;
+            this.c = c;
+            this.oracle = oracle;
+            this.initialY1 = (long)Math.ceil(GlibcMath.log(1 - c) / GlibcMath.log(p - d));
+        }
+
+        /** Index of the first key >= t (std::map::lower_bound). */
+        private int lowerBound(final long t)
+        {
+            if (size == 0 || keys[size - 1] < t)
+            {
+                return size;
+            }
+            final int found = Arrays.binarySearch(keys, 0, size, t);
+            return found >= 0 ? found : -found - 1;
+        }
+
+        private void insert(final int at, final long key, final long value)
+        {
+            if (size == keys.length)
+            {
+                keys = Arrays.copyOf(keys, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+            }
+            System.arraycopy(keys, at, keys, at + 1, size - at);
+            System.arraycopy(values, at, values, at + 1, size - at);
+            keys[at] = key;
+            values[at] = value;
+            size++;
+        }
+    }
+}
