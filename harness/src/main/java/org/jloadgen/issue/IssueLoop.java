@@ -77,7 +77,8 @@ public final class IssueLoop
         final IdleStrategy completionIdle = options.completionWait().newIdleStrategy();
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
 
-        outcome.startEpochMs = System.currentTimeMillis();
+        final java.time.Instant wallStart = java.time.Instant.now();
+        outcome.startEpochNs = wallStart.getEpochSecond() * 1_000_000_000L + wallStart.getNano();
         final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
         final long startNs = System.nanoTime();
         outcome.startNs = startNs;
@@ -244,6 +245,8 @@ public final class IssueLoop
         final long maxDurationNs = settings.maxDurationMs * NS_PER_MS;
         final ServerWaitStrategy wait = options.serverWait();
         final long spinNs = options.hybridSpinNs();
+        final boolean replayGroups = trace.hasContinuations();
+        final boolean trackIssue = recorder.tracksIssueTimes();
 
         long q = 0;
         while (q < queryCount)
@@ -257,6 +260,13 @@ public final class IssueLoop
             final long deadlineNs = startNs + trace.scheduledOffsetNs(q);
             final long nowNs = waitUntil(deadlineNs, wait, spinNs);
             int count = 1;
+            if (replayGroups)
+            {
+                while (q + count < queryCount && trace.continuesPrevious(q + count))
+                {
+                    count++;
+                }
+            }
             if (coalesce)
             {
                 while (q + count < queryCount && startNs + trace.scheduledOffsetNs(q + count) - nowNs <= 0
@@ -266,6 +276,10 @@ public final class IssueLoop
                 }
             }
             final long relativeNs = nowNs - startNs;
+            if (trackIssue)
+            {
+                recorder.issued(q, count, relativeNs);
+            }
             samples.wrap(q, count);
             try
             {

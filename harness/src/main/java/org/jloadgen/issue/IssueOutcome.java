@@ -6,7 +6,7 @@ package org.jloadgen.issue;
 public final class IssueOutcome
 {
     long startNs;
-    long startEpochMs;
+    long startEpochNs;
     long queriesIssued;
     long samplesIssued;
     long lastQuery = -1;
@@ -42,11 +42,11 @@ public final class IssueOutcome
     }
 
     /**
-     * @return wall-clock ms when issuing started ({@code power_begin}).
+     * @return wall-clock ns since the epoch when issuing started ({@code power_begin}).
      */
-    public long startEpochMs()
+    public long startEpochNs()
     {
-        return startEpochMs;
+        return startEpochNs;
     }
 
     /**

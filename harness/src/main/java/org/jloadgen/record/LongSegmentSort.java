@@ -6,8 +6,11 @@ import java.lang.foreign.ValueLayout;
 /**
  * Sorts {@code long}s in place in native memory. Hand-written because the JDK sorts only heap arrays, and
  * copying tens of millions of latencies to the heap would double the memory per sample the engine promises.
- * Introsort: three-way quicksort (median of three) so runs of equal latencies (an Offline batch completes many
- * samples at one timestamp) cost linear time, insertion sort for short ranges, heapsort past a depth limit.
+ * <p>
+ * Large arrays use an in-place MSD radix sort (American flag sort) on bytes, starting at the highest byte in
+ * which the values differ: latencies span a few bytes, so a sort is a few linear passes, with no extra memory.
+ * Small buckets fall back to an introsort (three-way quicksort, so runs of equal latencies are linear;
+ * insertion sort for short ranges; heapsort past a depth limit).
  */
 public final class LongSegmentSort
 {
@@ -29,8 +32,97 @@ public final class LongSegmentSort
         {
             return;
         }
-        final int depthLimit = 2 * (64 - Long.numberOfLeadingZeros(count));
-        introsort(segment, 0, count - 1, depthLimit);
+        if (count < RADIX_THRESHOLD)
+        {
+            introsort(segment, 0, count - 1, depthLimit(count));
+            return;
+        }
+        // Radix order on (value ^ sign bit) as unsigned equals signed order.
+        final long first = get(segment, 0) ^ Long.MIN_VALUE;
+        long differing = 0;
+        for (long i = 1; i < count; i++)
+        {
+            differing |= (get(segment, i) ^ Long.MIN_VALUE) ^ first;
+        }
+        if (differing == 0)
+        {
+            return;
+        }
+        final int highestBit = 63 - Long.numberOfLeadingZeros(differing);
+        radix(segment, 0, count, (highestBit >>> 3) << 3);
+    }
+
+    private static final long RADIX_THRESHOLD = 4096;
+
+    private static int depthLimit(final long n)
+    {
+        return 2 * (64 - Long.numberOfLeadingZeros(n));
+    }
+
+    private static int digit(final long value, final int shift)
+    {
+        return (int)(((value ^ Long.MIN_VALUE) >>> shift) & 0xFF);
+    }
+
+    /**
+     * American flag sort of {@code [lo, hi)} on the byte at {@code shift}, then each bucket on the next byte.
+     */
+    private static void radix(final MemorySegment s, final long lo, final long hi, final int shift)
+    {
+        final long[] counts = new long[256];
+        for (long i = lo; i < hi; i++)
+        {
+            counts[digit(get(s, i), shift)]++;
+        }
+        final long[] next = new long[256];
+        final long[] end = new long[256];
+        long at = lo;
+        for (int b = 0; b < 256; b++)
+        {
+            next[b] = at;
+            at += counts[b];
+            end[b] = at;
+        }
+        for (int b = 0; b < 256; b++)
+        {
+            while (next[b] < end[b])
+            {
+                long v = get(s, next[b]);
+                int d = digit(v, shift);
+                // Cycle: carry v to its bucket, pick up what was there, until one belongs to bucket b.
+                while (d != b)
+                {
+                    final long slot = next[d]++;
+                    final long displaced = get(s, slot);
+                    set(s, slot, v);
+                    v = displaced;
+                    d = digit(v, shift);
+                }
+                set(s, next[b]++, v);
+            }
+        }
+        if (shift == 0)
+        {
+            return;
+        }
+        long start = lo;
+        for (int b = 0; b < 256; b++)
+        {
+            final long stop = end[b];
+            final long n = stop - start;
+            if (n > 1)
+            {
+                if (n < RADIX_THRESHOLD)
+                {
+                    introsort(s, start, stop - 1, depthLimit(n));
+                }
+                else
+                {
+                    radix(s, start, stop, shift - 8);
+                }
+            }
+            start = stop;
+        }
     }
 
     private static void introsort(final MemorySegment s, final long lo, final long hi, final int depth)

@@ -27,8 +27,10 @@ public final class SeriesLatencies
      * @param result          the performance result.
      * @param missingSamples  issued samples that never completed.
      * @param firstMissingId  response id of the first of them, or -1.
+     * @param maxCompletionRelativeNs latest completion, relative to the start of issuing ({@code power_end}).
      */
-    public record Collected(PerformanceResult result, long missingSamples, long firstMissingId)
+    public record Collected(
+        PerformanceResult result, long missingSamples, long firstMissingId, long maxCompletionRelativeNs)
     {
     }
 
@@ -86,6 +88,7 @@ public final class SeriesLatencies
         long tokenCount = 0;
 
         long write = 0;
+        long maxCompletionNs = 0;
         for (long q = 0; q < queries; q++)
         {
             final long scheduledNs = recorder.scheduledRelativeNs(q);
@@ -106,6 +109,7 @@ public final class SeriesLatencies
                 }
                 final long latencyNs = completionNs - scheduledNs;
                 queryDoneNs = Math.max(queryDoneNs, completionNs);
+                maxCompletionNs = Math.max(maxCompletionNs, completionNs);
                 if (tokenMode)
                 {
                     long tokens = recorder.tokenCount(s);
@@ -156,7 +160,7 @@ public final class SeriesLatencies
             SortedLatencies.sortInPlace(Arrays.copyOf(ttft, ttftCount)),
             SortedLatencies.sortInPlace(Arrays.copyOf(tpot, tpotCount)),
             tokenCount);
-        return new Collected(result, missing, firstMissing);
+        return new Collected(result, missing, firstMissing, maxCompletionNs);
     }
 
     /**

@@ -40,6 +40,8 @@ public final class SeriesRecorder implements AutoCloseable
     private final OffHeapRegion scheduledRegion;
     private final OffHeapRegion firstTokensRegion;
     private final OffHeapRegion tokenCountsRegion;
+    private final OffHeapRegion issuedRegion;
+    private final MemorySegment issued;
     private final MemorySegment completions;
     private final MemorySegment scheduled;
     private final MemorySegment firstTokens;
@@ -58,6 +60,7 @@ public final class SeriesRecorder implements AutoCloseable
      * @param errors       where completion mistakes are counted.
      * @param accuracyLog  where selected payloads go, or {@code null} when no accuracy log is written.
      * @param histogram    an HdrHistogram recorder fed at completion time, or {@code null}.
+     * @param trackIssue   whether Server issue times are kept per query (for the Chrome trace).
      * @param allocator    where the slots' memory comes from.
      */
     public SeriesRecorder(
@@ -66,6 +69,7 @@ public final class SeriesRecorder implements AutoCloseable
         final CompletionErrors errors,
         final AccuracyLogCollector accuracyLog,
         final Recorder histogram,
+        final boolean trackIssue,
         final OffHeapAllocator allocator)
     {
         this.trace = trace;
@@ -89,6 +93,9 @@ public final class SeriesRecorder implements AutoCloseable
         this.firstTokens = firstTokensRegion == null ? null : firstTokensRegion.segment();
         this.tokenCountsRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
         this.tokenCounts = tokenCountsRegion == null ? null : tokenCountsRegion.segment();
+        this.issuedRegion = trackIssue && scenario == TestScenario.SERVER
+            ? allocator.allocate(trace.queryCount() << 3) : null;
+        this.issued = issuedRegion == null ? null : issuedRegion.segment();
     }
 
     private SeriesRecorder(final CompletionErrors errors)
@@ -113,6 +120,8 @@ public final class SeriesRecorder implements AutoCloseable
         this.firstTokens = null;
         this.tokenCountsRegion = null;
         this.tokenCounts = null;
+        this.issuedRegion = null;
+        this.issued = null;
     }
 
     /**
@@ -162,6 +171,39 @@ public final class SeriesRecorder implements AutoCloseable
     public void scheduled(final long query, final long relativeNs)
     {
         scheduled.set(ValueLayout.JAVA_LONG, query << 3, relativeNs);
+    }
+
+    /**
+     * @return whether {@link #issued} keeps Server issue times.
+     */
+    public boolean tracksIssueTimes()
+    {
+        return issued != null;
+    }
+
+    /**
+     * Server with tracing: records when queries {@code [first, first + count)} were issued. Issue thread.
+     *
+     * @param first      first query.
+     * @param count      queries issued in the same call.
+     * @param relativeNs issue time relative to the origin.
+     */
+    public void issued(final long first, final int count, final long relativeNs)
+    {
+        for (long q = first, end = first + count; q < end; q++)
+        {
+            issued.set(ValueLayout.JAVA_LONG, q << 3, relativeNs);
+        }
+    }
+
+    /**
+     * @param query query number in the series.
+     * @return when it was issued relative to the origin: the scheduled time in SingleStream and MultiStream,
+     *         the recorded time in Server when tracked (else the scheduled time), 0 in Offline.
+     */
+    public long issuedRelativeNs(final long query)
+    {
+        return issued != null ? issued.get(ValueLayout.JAVA_LONG, query << 3) : scheduledRelativeNs(query);
     }
 
     /**
@@ -280,7 +322,9 @@ public final class SeriesRecorder implements AutoCloseable
         final QuerySampleResponses responses, final int count, final long nowNs, final ResponseCallback callback)
     {
         final MemorySegment entries = responses.segment();
-        final boolean simple = !tokenMode && !logsAnySample && histogram == null;
+        // Offline samples all share the scheduled time, so a batch is one histogram entry with a count.
+        final boolean offline = scenario == TestScenario.OFFLINE;
+        final boolean simple = !tokenMode && !logsAnySample && (histogram == null || offline);
         long newlyCompleted = 0;
         if (simple)
         {
@@ -332,7 +376,7 @@ public final class SeriesRecorder implements AutoCloseable
         }
         if (newlyCompleted > 0)
         {
-            if (simple && histogram != null && scenario == TestScenario.OFFLINE)
+            if (simple && histogram != null)
             {
                 histogram.recordValueWithCount(Math.min(nowNs - originNs, histogramMaxNs), newlyCompleted);
             }
@@ -462,6 +506,10 @@ public final class SeriesRecorder implements AutoCloseable
         if (tokenCountsRegion != null)
         {
             tokenCountsRegion.close();
+        }
+        if (issuedRegion != null)
+        {
+            issuedRegion.close();
         }
     }
 }

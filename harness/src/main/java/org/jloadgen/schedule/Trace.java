@@ -31,6 +31,8 @@ public final class Trace implements AutoCloseable
     private final OffHeapRegion positionsRegion;
     private final OffHeapRegion offsetsRegion;
     private final OffHeapRegion accuracyBitsRegion;
+    private final OffHeapRegion continuationRegion;
+    private final MemorySegment continuation;
     private final MemorySegment positions;
     private final MemorySegment offsets;
     private final MemorySegment accuracyBits;
@@ -50,6 +52,26 @@ public final class Trace implements AutoCloseable
         final OffHeapRegion offsetsRegion,
         final OffHeapRegion accuracyBitsRegion)
     {
+        this(scenario, mode, loadableSet, samplesPerQuery, queryCount, firstQueryId, firstSampleId, periodNs,
+            durationNs, logAllSamples, positionsRegion, offsetsRegion, accuracyBitsRegion, null);
+    }
+
+    Trace(
+        final TestScenario scenario,
+        final TestMode mode,
+        final LoadableSet loadableSet,
+        final int samplesPerQuery,
+        final long queryCount,
+        final long firstQueryId,
+        final long firstSampleId,
+        final long periodNs,
+        final long durationNs,
+        final boolean logAllSamples,
+        final OffHeapRegion positionsRegion,
+        final OffHeapRegion offsetsRegion,
+        final OffHeapRegion accuracyBitsRegion,
+        final OffHeapRegion continuationRegion)
+    {
         this.scenario = scenario;
         this.mode = mode;
         this.loadableSet = loadableSet;
@@ -66,6 +88,30 @@ public final class Trace implements AutoCloseable
         this.positions = positionsRegion.segment();
         this.offsets = offsetsRegion == null ? null : offsetsRegion.segment();
         this.accuracyBits = accuracyBitsRegion == null ? null : accuracyBitsRegion.segment();
+        this.continuationRegion = continuationRegion;
+        this.continuation = continuationRegion == null ? null : continuationRegion.segment();
+    }
+
+    /**
+     * @return whether some queries must be issued together with the query before them (replayed traces).
+     */
+    public boolean hasContinuations()
+    {
+        return continuation != null;
+    }
+
+    /**
+     * @param query query number in the series.
+     * @return whether it belongs to the same replayed query as the one before it and goes out in the same call.
+     */
+    public boolean continuesPrevious(final long query)
+    {
+        if (continuation == null)
+        {
+            return false;
+        }
+        final long word = continuation.get(ValueLayout.JAVA_LONG, (query >>> 6) << 3);
+        return (word & (1L << (query & 63))) != 0;
     }
 
     /**
@@ -235,6 +281,10 @@ public final class Trace implements AutoCloseable
         if (accuracyBitsRegion != null)
         {
             accuracyBitsRegion.close();
+        }
+        if (continuationRegion != null)
+        {
+            continuationRegion.close();
         }
     }
 }

@@ -57,7 +57,7 @@ final class SeriesFixture
         final Trace trace = QueryGenerator.generate(settings, sets.get(0), seriesMode, sequence,
             QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
         try (SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, errors, null, null,
-            OffHeapAllocator.arena()))
+            false, OffHeapAllocator.arena()))
         {
             final IssueOutcome outcome = loop.run(trace, recorder, settings, seriesMode, sut, sink);
             final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
@@ -76,7 +76,7 @@ final class SeriesFixture
                     r.maxLatencySeconds(), r.finalQueryScheduledTimeSeconds(), r.finalQueryIssuedTimeSeconds(),
                     r.finalQueryAllSamplesDoneSeconds(), r.firstTokenLatencies(), r.timePerOutputTokens(),
                     r.tokenCount()),
-                collected.missingSamples(), collected.firstMissingId());
+                collected.missingSamples(), collected.firstMissingId(), collected.maxCompletionRelativeNs());
             return new Result(outcome, copy, trace);
         }
     }

@@ -1,0 +1,80 @@
+package org.jloadgen.cli;
+
+import java.io.PrintWriter;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/**
+ * {@code jloadgen}: the command-line tool. Exit codes: 0 a run finished VALID (or an accuracy run finished
+ * without errors), 3 it finished INVALID or with errors in its logs, 2 bad usage, settings or files, 1 an
+ * unexpected failure.
+ */
+@Command(
+    name = "jloadgen",
+    mixinStandardHelpOptions = true,
+    versionProvider = Main.Version.class,
+    description = "MLPerf Inference LoadGen in Java: runs, traces and scores benchmarks.",
+    subcommands = {RunCommand.class, TraceCommand.class, AccuracyCommand.class, CommandLine.HelpCommand.class})
+public final class Main implements Runnable
+{
+    /** A run finished VALID. */
+    public static final int EXIT_VALID = 0;
+    /** Unexpected failure. */
+    public static final int EXIT_FAILURE = 1;
+    /** Bad usage, settings or input files. */
+    public static final int EXIT_USAGE = 2;
+    /** A run finished INVALID or its logs contain errors. */
+    public static final int EXIT_INVALID = 3;
+
+    @CommandLine.Spec
+    private CommandLine.Model.CommandSpec spec;
+
+    /**
+     * @param args command-line arguments.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(commandLine().execute(args));
+    }
+
+    /**
+     * @return the configured picocli command line (for embedding and tests).
+     */
+    public static CommandLine commandLine()
+    {
+        final CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
+        {
+            final PrintWriter err = commandLine.getErr();
+            if (ex instanceof IllegalArgumentException || ex instanceof org.jloadgen.config.ConfigException
+                || ex instanceof java.io.UncheckedIOException || ex instanceof java.nio.file.NoSuchFileException)
+            {
+                err.println("jloadgen: " + ex.getMessage());
+                return EXIT_USAGE;
+            }
+            err.println("jloadgen: unexpected failure: " + ex);
+            ex.printStackTrace(err);
+            return EXIT_FAILURE;
+        });
+        return cl;
+    }
+
+    @Override
+    public void run()
+    {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+
+    /**
+     * Prints JLoadGen's version.
+     */
+    static final class Version implements CommandLine.IVersionProvider
+    {
+        @Override
+        public String[] getVersion()
+        {
+            return new String[] {org.jloadgen.engine.VersionInfo.version()};
+        }
+    }
+}

@@ -1,0 +1,314 @@
+package org.jloadgen.cli;
+
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.spi.DefaultJob;
+import org.jloadgen.spi.SutContext;
+import org.jloadgen.spi.SutInstance;
+import org.jloadgen.spi.SutProvider;
+import org.jloadgen.schedule.ReplayQueries;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code jloadgen run}: runs a test against a SUT and writes LoadGen's log files. With no arguments at all it
+ * runs the default job of the installed SUT modules (the README's main job).
+ */
+@Command(
+    name = "run",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Run a test against a system under test and write mlperf_log_{summary,detail}.txt and "
+            + "mlperf_log_accuracy.json (plus mlperf_log_trace.json with --chrome-trace).",
+        "With no arguments: run the default job (the embedded model, or a synthetic benchmark)."})
+public final class RunCommand implements Callable<Integer>
+{
+    @Spec
+    picocli.CommandLine.Model.CommandSpec spec;
+
+    @Mixin
+    SettingsOptions settings;
+
+    @Option(names = "--sut", paramLabel = "NAME", defaultValue = "synthetic",
+        description = "System under test: ${COMPLETION-CANDIDATES}... see --list-suts (default: ${DEFAULT-VALUE}).")
+    String sutName;
+
+    @Option(names = "--list-suts", description = "List the installed SUTs and exit.")
+    boolean listSuts;
+
+    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE",
+        description = "A SUT option, e.g. --sut-opt service=exponential:200us --sut-opt workers=2. Repeatable.")
+    List<String> sutOptions = new ArrayList<>();
+
+    @Option(names = "--model-file", paramLabel = "FILE", description = "Model for the cpu SUT (ONNX).")
+    Path modelFile;
+
+    @Option(names = "--dataset", paramLabel = "PATH",
+        description = "Dataset for the cpu SUT: a .npy, raw file or directory of per-sample files.")
+    Path dataset;
+
+    @Option(names = "--labels", paramLabel = "FILE", description = "Labels of the dataset, for accuracy.")
+    Path labels;
+
+    @Option(names = "--descriptor", paramLabel = "FILE",
+        description = "A descriptor naming model, dataset, labels, shapes and dtypes (cpu SUT).")
+    Path descriptor;
+
+    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
+        description = "Total sample count of the synthetic sample library (default: ${DEFAULT-VALUE}).")
+    long qslTotal;
+
+    @Option(names = "--qsl-performance", paramLabel = "P",
+        description = "Performance sample count of the synthetic sample library (default: the total).")
+    Long qslPerformance;
+
+    @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
+        description = "Directory for the log files (default: the working directory, as LoadGen).")
+    Path out;
+
+    @Option(names = "--log-prefix", paramLabel = "TEXT", defaultValue = "mlperf_log_",
+        description = "Log file name prefix (default: ${DEFAULT-VALUE}).")
+    String logPrefix;
+
+    @Option(names = "--log-suffix", paramLabel = "TEXT", defaultValue = "",
+        description = "Log file name suffix, before the extension.")
+    String logSuffix;
+
+    @Option(names = "--log-datetime", description = "Put the test date and time after the prefix.")
+    boolean logDatetime;
+
+    @Option(names = "--copy-detail", description = "Also print the detail log to standard output.")
+    boolean copyDetail;
+
+    @Option(names = "--quiet", description = "Do not print the summary to standard output.")
+    boolean quiet;
+
+    @Option(names = "--chrome-trace",
+        description = "Write mlperf_log_trace.json (Chrome trace format) after each series; off by default.")
+    boolean chromeTrace;
+
+    @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "SPIN",
+        description = "How the Server issue thread waits for scheduled times: ${COMPLETION-CANDIDATES} "
+            + "(default: ${DEFAULT-VALUE}; LoadGen sleeps).")
+    ServerWaitStrategy serverWait;
+
+    @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
+        description = "Spin window before a deadline for --server-wait HYBRID (default: ${DEFAULT-VALUE}).")
+    long hybridSpinNs;
+
+    @Option(names = "--completion-wait", paramLabel = "STRATEGY", defaultValue = "SPIN",
+        description = "How the issue thread waits for completions: ${COMPLETION-CANDIDATES} "
+            + "(default: ${DEFAULT-VALUE}).")
+    CompletionWaitStrategy completionWait;
+
+    @Option(names = "--completion-timeout-ms", paramLabel = "MS", defaultValue = "60000",
+        description = "End the run INVALID when no sample completes for this long (default: ${DEFAULT-VALUE}).")
+    long completionTimeoutMs;
+
+    @Option(names = "--no-latency-histogram",
+        description = "Do not record HdrHistogram interval histograms (mlperf_log_latency.hlog).")
+    boolean noLatencyHistogram;
+
+    @Option(names = "--latency-interval-ms", paramLabel = "MS", defaultValue = "1000",
+        description = "Interval of the HdrHistogram latency log (default: ${DEFAULT-VALUE}).")
+    long latencyIntervalMs;
+
+    @Option(names = "--trace", paramLabel = "FILE",
+        description = "Replay a trace file (lines 'Q <scheduled_ns> <qsl indices...>', as jloadgen trace prints "
+            + "or captured from production) against the SUT, Server-style: each query at its time, latency from "
+            + "its scheduled time.")
+    Path replay;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintStream stdout = System.out;
+        final PrintStream stderr = System.err;
+        if (spec.commandLine().getParseResult().originalArgs().isEmpty())
+        {
+            return defaultJob(stdout, stderr);
+        }
+        final Map<String, SutProvider> providers = providers();
+        if (listSuts)
+        {
+            providers.values().forEach(p -> stdout.println(p.name() + ": " + p.description()));
+            return Main.EXIT_VALID;
+        }
+        final SutProvider provider = providers.get(sutName);
+        if (provider == null)
+        {
+            throw new IllegalArgumentException("unknown SUT '" + sutName + "'; installed: " + providers.keySet());
+        }
+        final SettingsOptions.Loaded loaded = settings.load(stderr);
+        final Map<String, String> options = sutOptions();
+        final ReplayQueries replayTrace = replay == null ? null : ReplayQueries.read(replay);
+        try (SutInstance instance = provider.create(new SutContext(loaded.settings().scenario(), options,
+            replayTrace != null ? Math.max(qslTotal, replayTrace.maxIndex() + 1) : qslTotal,
+            qslPerformance == null ? qslTotal : qslPerformance)))
+        {
+            final LogSettings logs = new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
+                .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
+                .enableTrace(chromeTrace);
+            final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
+                .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
+                .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs);
+            final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs, engine,
+                settings.auditConfigPath(), loaded.errors(), stdout);
+            if (replayTrace != null)
+            {
+                runner.replay(replayTrace);
+            }
+            final TestResult result = runAbortable(runner);
+            return report(result, instance, stdout);
+        }
+    }
+
+    private Map<String, String> sutOptions()
+    {
+        final Map<String, String> options = new LinkedHashMap<>();
+        for (final String kv : sutOptions)
+        {
+            final int eq = kv.indexOf('=');
+            if (eq <= 0)
+            {
+                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
+            }
+            options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        if (modelFile != null)
+        {
+            options.put("model-file", modelFile.toString());
+        }
+        if (dataset != null)
+        {
+            options.put("dataset", dataset.toString());
+        }
+        if (labels != null)
+        {
+            options.put("labels", labels.toString());
+        }
+        if (descriptor != null)
+        {
+            options.put("descriptor", descriptor.toString());
+        }
+        return options;
+    }
+
+    /**
+     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid.
+     */
+    static TestResult runAbortable(final TestRunner runner)
+    {
+        final CountDownLatch done = new CountDownLatch(1);
+        final Thread hook = new Thread(() ->
+        {
+            runner.abort("interrupted by a signal (SIGINT/SIGTERM)");
+            try
+            {
+                done.await(30, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "jloadgen-abort");
+        Runtime.getRuntime().addShutdownHook(hook);
+        try
+        {
+            return runner.run();
+        }
+        finally
+        {
+            done.countDown();
+            try
+            {
+                Runtime.getRuntime().removeShutdownHook(hook);
+            }
+            catch (final IllegalStateException ex)
+            {
+                // Already shutting down: the hook is running and waits for us.
+            }
+        }
+    }
+
+    private int report(final TestResult result, final SutInstance instance, final PrintStream stdout)
+        throws Exception
+    {
+        for (final String message : result.messages())
+        {
+            System.err.println("jloadgen: " + message);
+        }
+        final boolean accuracy = result.effective() != null
+            && (result.effective().mode == TestMode.ACCURACY_ONLY || result.effective().mode == TestMode.SUBMISSION_RUN);
+        if (accuracy)
+        {
+            final Optional<String> score = instance.accuracyReport(result.accuracyFile());
+            score.ifPresent(s -> stdout.println("Accuracy: " + s));
+        }
+        stdout.println("Logs: " + result.summaryFile().toAbsolutePath().getParent());
+        stdout.println("  " + result.summaryFile().getFileName() + ", " + result.detailFile().getFileName() + ", "
+            + result.accuracyFile().getFileName()
+            + (result.traceFile() != null ? ", " + result.traceFile().getFileName() : "")
+            + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : ""));
+        if (result.errorCount() > 0)
+        {
+            return Main.EXIT_INVALID;
+        }
+        if (result.effective() != null && result.effective().mode == TestMode.ACCURACY_ONLY)
+        {
+            return Main.EXIT_VALID;
+        }
+        return result.valid() ? Main.EXIT_VALID : Main.EXIT_INVALID;
+    }
+
+    private static Map<String, SutProvider> providers()
+    {
+        final Map<String, SutProvider> providers = new LinkedHashMap<>();
+        for (final SutProvider p : ServiceLoader.load(SutProvider.class))
+        {
+            providers.put(p.name(), p);
+        }
+        return providers;
+    }
+
+    private static int defaultJob(final PrintStream stdout, final PrintStream stderr) throws Exception
+    {
+        final Optional<DefaultJob> job = ServiceLoader.load(DefaultJob.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .max(Comparator.comparingInt(DefaultJob::priority));
+        if (job.isPresent())
+        {
+            stdout.println("jloadgen: default job: " + job.get().description());
+            return job.get().run(stdout, stderr);
+        }
+        final Path dir = Path.of("out", "default-synthetic");
+        Files.createDirectories(dir);
+        stdout.println("jloadgen: default job: Server at 2000 QPS for 10 s against the synthetic SUT "
+            + "(exponential 200 us service, 2 workers); no model module is installed");
+        return Main.commandLine().execute("run", "--scenario", "Server", "--sut", "synthetic",
+            "--sut-opt", "service=exponential:200us", "--sut-opt", "workers=2",
+            "--set", "server_target_qps=2000", "--set", "min_duration_ms=10000", "--out", dir.toString());
+    }
+}

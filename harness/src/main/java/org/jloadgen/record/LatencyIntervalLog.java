@@ -1,0 +1,166 @@
+package org.jloadgen.record;
+
+import java.io.FileNotFoundException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.concurrent.TimeUnit;
+
+import org.HdrHistogram.Histogram;
+import org.HdrHistogram.HistogramLogWriter;
+import org.HdrHistogram.Recorder;
+
+/**
+ * Latency interval histograms for jitter analysis, beside the exact per-sample latencies: completing threads
+ * record into an HdrHistogram {@link Recorder} (wait-free, fixed footprint, no allocation), and a background
+ * thread writes one interval histogram per period into an {@code .hlog} file that HdrHistogram's
+ * {@code HistogramLogProcessor} and plotters read. Latencies are the same as LoadGen's (Server: from the
+ * scheduled time), so coordinated omission is already excluded and must not be corrected again.
+ */
+public final class LatencyIntervalLog implements AutoCloseable
+{
+    /** Highest latency the histogram tracks; larger values are clamped. */
+    public static final long HIGHEST_TRACKABLE_NS = TimeUnit.HOURS.toNanos(1);
+
+    private final Path target;
+    private final Path temporary;
+    private final PrintStream out;
+    private final HistogramLogWriter writer;
+    private final long intervalMs;
+    private final Histogram total = new Histogram(HIGHEST_TRACKABLE_NS, 3);
+    private Recorder recorder;
+    private Thread thread;
+    private Histogram interval;
+    private volatile boolean running;
+
+    /**
+     * @param target     the {@code .hlog} file (written under a temporary name until closed).
+     * @param intervalMs interval length.
+     */
+    public LatencyIntervalLog(final Path target, final long intervalMs)
+    {
+        this.target = target;
+        this.temporary = target.resolveSibling(target.getFileName() + ".partial");
+        this.intervalMs = Math.max(1, intervalMs);
+        try
+        {
+            this.out = new PrintStream(temporary.toFile(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+        catch (final FileNotFoundException ex)
+        {
+            throw new UncheckedIOException("cannot create latency log " + temporary, ex);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new UncheckedIOException("cannot create latency log " + temporary, ex);
+        }
+        this.writer = new HistogramLogWriter(out);
+        writer.outputLogFormatVersion();
+        writer.outputComment("JLoadGen sample latencies in ns (Server: from the scheduled time)");
+        writer.outputLegend();
+    }
+
+    /**
+     * Starts recording a series: returns the recorder completing threads feed.
+     *
+     * @param label a comment written before the series' intervals.
+     * @return the recorder.
+     */
+    public Recorder startSeries(final String label)
+    {
+        writer.outputComment(label);
+        final long nowMs = System.currentTimeMillis();
+        writer.outputStartTime(nowMs);
+        writer.setBaseTime(nowMs);
+        recorder = new Recorder(1, HIGHEST_TRACKABLE_NS, 3);
+        running = true;
+        final Recorder r = recorder;
+        thread = new Thread(() -> run(r), "jloadgen-latency-log");
+        thread.setDaemon(true);
+        thread.start();
+        return r;
+    }
+
+    private void run(final Recorder r)
+    {
+        while (running)
+        {
+            try
+            {
+                Thread.sleep(intervalMs);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            writeInterval(r);
+        }
+    }
+
+    private synchronized void writeInterval(final Recorder r)
+    {
+        interval = r.getIntervalHistogram(interval);
+        if (interval.getTotalCount() > 0)
+        {
+            writer.outputIntervalHistogram(interval);
+            total.add(interval);
+        }
+    }
+
+    /**
+     * Ends the current series after writing its last interval.
+     */
+    public void endSeries()
+    {
+        if (thread == null)
+        {
+            return;
+        }
+        running = false;
+        thread.interrupt();
+        try
+        {
+            thread.join();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        writeInterval(recorder);
+        thread = null;
+        recorder = null;
+    }
+
+    /**
+     * @return every latency recorded so far, all series together.
+     */
+    public Histogram total()
+    {
+        return total;
+    }
+
+    /**
+     * @return the final path of the log.
+     */
+    public Path path()
+    {
+        return target;
+    }
+
+    @Override
+    public void close()
+    {
+        endSeries();
+        out.close();
+        try
+        {
+            Files.move(temporary, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        catch (final java.io.IOException ex)
+        {
+            throw new UncheckedIOException("cannot finish latency log " + target, ex);
+        }
+    }
+}

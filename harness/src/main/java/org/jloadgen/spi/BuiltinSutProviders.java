@@ -1,0 +1,104 @@
+package org.jloadgen.spi;
+
+import java.util.HashMap;
+import java.util.Map;
+
+import org.jloadgen.api.QuerySampleLibrary;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.sut.synthetic.NullSut;
+import org.jloadgen.sut.synthetic.SyntheticSut;
+
+/**
+ * The SUTs that ship with the harness: {@code null} (completes inline, no data: the overhead budget's SUT)
+ * and {@code synthetic} (known service times, batching, workers, deliberate bugs).
+ */
+public final class BuiltinSutProviders
+{
+    private BuiltinSutProviders()
+    {
+    }
+
+    /**
+     * {@code --sut null}.
+     */
+    public static final class Null implements SutProvider
+    {
+        @Override
+        public String name()
+        {
+            return "null";
+        }
+
+        @Override
+        public String description()
+        {
+            return "completes every sample inline inside issueQuery, with no data (overhead measurements)";
+        }
+
+        @Override
+        public SutInstance create(final SutContext context)
+        {
+            if (!context.options().isEmpty())
+            {
+                throw new IllegalArgumentException("the null SUT takes no options, got " + context.options().keySet());
+            }
+            return instance(new NullSut(), null,
+                new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()));
+        }
+    }
+
+    /**
+     * {@code --sut synthetic}.
+     */
+    public static final class Synthetic implements SutProvider
+    {
+        @Override
+        public String name()
+        {
+            return "synthetic";
+        }
+
+        @Override
+        public String description()
+        {
+            return "simulated service times (fixed/uniform/exponential), batching, workers, inline or threaded, "
+                + "deliberate bugs";
+        }
+
+        @Override
+        public SutInstance create(final SutContext context)
+        {
+            final Map<String, String> options = new HashMap<>(context.options());
+            final SyntheticSut sut = new SyntheticSut(options, null);
+            return instance(sut, sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()));
+        }
+    }
+
+    private static SutInstance instance(
+        final SystemUnderTest sut, final AutoCloseable resources, final QuerySampleLibrary qsl)
+    {
+        return new SutInstance()
+        {
+            @Override
+            public SystemUnderTest sut()
+            {
+                return sut;
+            }
+
+            @Override
+            public QuerySampleLibrary qsl()
+            {
+                return qsl;
+            }
+
+            @Override
+            public void close() throws Exception
+            {
+                if (resources != null)
+                {
+                    resources.close();
+                }
+            }
+        };
+    }
+}

@@ -1,0 +1,43 @@
+package org.jloadgen.spi;
+
+import java.nio.file.Path;
+import java.util.Optional;
+
+import org.jloadgen.api.QuerySampleLibrary;
+import org.jloadgen.api.SystemUnderTest;
+
+/**
+ * A SUT built by a {@link SutProvider}, with the sample library it reads from.
+ */
+public interface SutInstance extends AutoCloseable
+{
+    /**
+     * @return the system under test.
+     */
+    SystemUnderTest sut();
+
+    /**
+     * @return the sample library the SUT reads.
+     */
+    QuerySampleLibrary qsl();
+
+    /**
+     * Scores an accuracy log written by an AccuracyOnly run of this SUT, if the SUT knows its labels.
+     *
+     * @param accuracyLog the {@code mlperf_log_accuracy.json}.
+     * @return a one-line report such as {@code "top-1 accuracy 89.19% (8919 of 10000)"}.
+     * @throws Exception if the log cannot be read.
+     */
+    default Optional<String> accuracyReport(final Path accuracyLog) throws Exception
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * Frees the SUT's threads and memory.
+     *
+     * @throws Exception if closing fails.
+     */
+    @Override
+    void close() throws Exception;
+}

@@ -1,0 +1,51 @@
+package org.jloadgen.record;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.Arrays;
+import java.util.SplittableRandom;
+
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class LongSegmentSortTest
+{
+    @ParameterizedTest
+    @ValueSource(ints = {0, 1, 2, 3, 17, 100, 4095, 4096, 5000, 100_000, 1_000_003})
+    void shouldSortLikeArraysSort(final int n)
+    {
+        final SplittableRandom random = new SplittableRandom(n);
+        for (int shape = 0; shape < 5; shape++)
+        {
+            final long[] values = new long[n];
+            for (int i = 0; i < n; i++)
+            {
+                values[i] = switch (shape)
+                {
+                    case 0 -> random.nextLong(1_000_000_000L);         // latencies
+                    case 1 -> 49_520_982L;                               // an Offline batch: all equal
+                    case 2 -> random.nextLong();                         // negatives and full range
+                    case 3 -> random.nextInt(4);                         // few distinct values
+                    default -> (long)i * 7 % 1000 - 500;                 // patterned, with negatives
+                };
+            }
+            assertSorted(values);
+        }
+    }
+
+    private static void assertSorted(final long[] values)
+    {
+        try (Arena arena = Arena.ofConfined())
+        {
+            final MemorySegment segment = arena.allocate(Math.max(8, 8L * values.length), 8);
+            MemorySegment.copy(values, 0, segment, ValueLayout.JAVA_LONG, 0, values.length);
+            LongSegmentSort.sort(segment, values.length);
+            final long[] expected = values.clone();
+            Arrays.sort(expected);
+            assertArrayEquals(expected, segment.asSlice(0, 8L * values.length).toArray(ValueLayout.JAVA_LONG));
+        }
+    }
+}
