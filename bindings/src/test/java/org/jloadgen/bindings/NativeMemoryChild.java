@@ -22,7 +22,8 @@ public final class NativeMemoryChild
         {
             System.out.println("LIMIT=" + NativeMemory.memlockLimit().describe());
         }
-        try (NativeRegion region = NativeMemory.allocate(bytes, MemoryOptions.DEFAULT.withPinned(true).withStrict(true)))
+        final MemoryOptions strict = MemoryOptions.DEFAULT.withPinned(true).withStrict(true);
+        try (NativeRegion region = NativeMemory.allocate(bytes, strict))
         {
             System.out.println("STRICT_PINNED=" + region.isPinned());
         }

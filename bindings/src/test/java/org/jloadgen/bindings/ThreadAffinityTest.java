@@ -56,7 +56,8 @@ class ThreadAffinityTest
             final BitSet absent = new BitSet();
             absent.set(4095);
 
-            final NativeException ex = assertThrows(NativeException.class, () -> ThreadAffinity.pinCurrentThread(absent));
+            final NativeException ex =
+                assertThrows(NativeException.class, () -> ThreadAffinity.pinCurrentThread(absent));
             assertEquals("EINVAL", ex.errnoName());
             assertTrue(ex.getMessage().matches("cannot pin thread \\d+ \\(affinity-test\\) to CPUs 4095: " +
                 "sched_setaffinity failed with EINVAL \\(Invalid argument\\); none of these CPUs is online and " +
@@ -92,14 +93,6 @@ class ThreadAffinityTest
             assertThrows(IllegalArgumentException.class, () -> ThreadAffinity.parseCpuList("1,x")).getMessage());
         assertThrows(IllegalArgumentException.class, () -> ThreadAffinity.parseCpuList("1,"));
         assertThrows(IllegalArgumentException.class, () -> ThreadAffinity.parseCpuList(""));
-    }
-
-    @Test
-    void shouldCallTheSameFunctionThroughFfmAndJni()
-    {
-        assertEquals(42, FfmBaseline.increment(41));
-        assertEquals(42, JniBaseline.increment(41));
-        assertEquals(Long.MIN_VALUE, JniBaseline.increment(Long.MAX_VALUE));
     }
 
     /** Affinity belongs to a kernel thread: change it only on a thread that ends with the test. */

@@ -35,7 +35,8 @@ public record DType(char kind, int itemBytes, ByteOrder order, String unit)
     {
         if ("biufcSUVMm".indexOf(kind) < 0)
         {
-            throw new IllegalArgumentException("unknown dtype kind '" + kind + "' (NumPy kinds are b i u f c S U V M m)");
+            throw new IllegalArgumentException(
+                "unknown dtype kind '" + kind + "' (NumPy kinds are b i u f c S U V M m)");
         }
         if (itemBytes <= 0 || (kind == 'U' && itemBytes % 4 != 0))
         {
@@ -47,7 +48,8 @@ public record DType(char kind, int itemBytes, ByteOrder order, String unit)
             kind == 'c' && itemBytes != 8 && itemBytes != 16 && itemBytes != 32 ||
             (kind == 'M' || kind == 'm') && itemBytes != 8)
         {
-            throw new IllegalArgumentException("NumPy has no dtype of kind '" + kind + "' with " + itemBytes + " bytes");
+            throw new IllegalArgumentException(
+                "NumPy has no dtype of kind '" + kind + "' with " + itemBytes + " bytes");
         }
         unit = unit == null ? "" : unit;
         if (!unit.isEmpty() && kind != 'M' && kind != 'm')

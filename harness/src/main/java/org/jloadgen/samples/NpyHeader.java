@@ -89,7 +89,8 @@ public record NpyHeader(
             preamble.order(ByteOrder.LITTLE_ENDIAN).getInt(8) & 0xFFFFFFFFL;
         if (headerBytes > MAX_HEADER_BYTES)
         {
-            throw new SampleFormatException(file, 8, "header length " + headerBytes + " is implausible (corrupt file?)");
+            throw new SampleFormatException(file, 8,
+                "header length " + headerBytes + " is implausible (corrupt file?)");
         }
         if (headerStart + headerBytes > fileBytes)
         {
@@ -216,8 +217,8 @@ public record NpyHeader(
         return count;
     }
 
-    private static ByteBuffer readFully(final Path file, final FileChannel channel, final long position, final int bytes)
-        throws IOException
+    private static ByteBuffer readFully(
+        final Path file, final FileChannel channel, final long position, final int bytes) throws IOException
     {
         final ByteBuffer buffer = ByteBuffer.allocate(bytes);
         while (buffer.hasRemaining())
@@ -394,7 +395,8 @@ public record NpyHeader(
                     default -> throw error(start, "unexpected name '" + text.substring(start, at) + "'");
                 };
             }
-            throw error(at, c == '\0' ? "the header ends in the middle of the dict" : "unexpected character '" + c + "'");
+            throw error(at, c == '\0' ?
+                "the header ends in the middle of the dict" : "unexpected character '" + c + "'");
         }
 
         private String string(final char quote) throws SampleFormatException

@@ -467,32 +467,44 @@ public final class SampleStore implements AutoCloseable
             refuse("cannot pin mapped samples: " + NativeLibrary.describe(), null);
             pin = false;
         }
-        for (int p = 0; p < count; p++)
+        int lockedCount = 0;
+        try
         {
-            // Re-scoped to this load, so that unload invalidates views of a file mapping the source keeps open.
-            mapped[p] = MemorySegment.ofAddress(source.map(indices[p], arena).address())
-                .reinterpret(sampleSizes[p], arena, null).asReadOnly();
-            if (pin)
+            for (int p = 0; p < count; p++)
             {
-                try
+                // Re-scoped to this load, so that unload invalidates views of a file mapping the source keeps open.
+                mapped[p] = MemorySegment.ofAddress(source.map(indices[p], arena).address())
+                    .reinterpret(sampleSizes[p], arena, null).asReadOnly();
+                if (pin)
                 {
-                    NativeMemory.lock(mapped[p]);
+                    try
+                    {
+                        NativeMemory.lock(mapped[p]);
+                        lockedCount = p + 1;
+                    }
+                    catch (final NativeException ex)
+                    {
+                        unlockAll(mapped, lockedCount);
+                        lockedCount = 0;
+                        pin = false;
+                        refuse(ex.getMessage(), ex);
+                    }
                 }
-                catch (final NativeException ex)
+                if (!pin)
                 {
-                    unlockAll(mapped, p);
-                    refuse(ex.getMessage(), ex);
-                    pin = false;
+                    // Touch one byte per page so the first read during the run does not fault the file in.
+                    for (long offset = 0; offset < mapped[p].byteSize(); offset += pageBytes)
+                    {
+                        mapped[p].get(ValueLayout.JAVA_BYTE, offset);
+                    }
                 }
             }
-            else
-            {
-                // Touch one byte per page so the first read during the run does not fault the file in.
-                for (long offset = 0; offset < mapped[p].byteSize(); offset += pageBytes)
-                {
-                    mapped[p].get(ValueLayout.JAVA_BYTE, offset);
-                }
-            }
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            // A source's own mapping outlives this load: leave none of its pages locked.
+            unlockAll(mapped, lockedCount);
+            throw ex;
         }
         if (memoryOptions.hugePages() || memoryOptions.numaNode() >= 0)
         {

@@ -46,7 +46,8 @@ class SourcesTest
     @Test
     void shouldKeepBigEndianBytesAsTheyAreAndSayTheOrder() throws IOException
     {
-        try (ArraySource source = ArraySource.npy(TestFiles.golden("v3_i8be_3x2.npy")); Arena arena = Arena.ofConfined())
+        try (ArraySource source = ArraySource.npy(TestFiles.golden("v3_i8be_3x2.npy"));
+            Arena arena = Arena.ofConfined())
         {
             assertEquals(ByteOrder.BIG_ENDIAN, source.dtype().order());
             final MemorySegment sample = source.map(1, arena);

@@ -99,12 +99,15 @@ class NativeLibraryLoaderTest
     @Test
     void shouldRejectAFileThatIsNotASharedLibrary() throws IOException
     {
-        final Path text = Files.writeString(tempDir.resolve("libjlg_native.so"), "not an ELF file");
+        // An executable (the layout probe) is a well-formed ELF file that dlopen refuses; a text file would do as
+        // well but makes HotSpot print a stack-guard warning while it inspects the file.
+        final Path executable = Files.copy(StructLayoutTest.nativeBuildDir().resolve("bin").resolve("jlg_layout_probe"),
+            tempDir.resolve("libjlg_native.so"));
 
-        final NativeLibraryLoader.Result result = NativeLibraryLoader.load(null, List.of(text), null);
+        final NativeLibraryLoader.Result result = NativeLibraryLoader.load(null, List.of(executable), null);
 
         assertFalse(result.isLoaded());
-        assertTrue(result.failure().contains("build output " + text + ": cannot be opened ("), result.failure());
+        assertTrue(result.failure().contains("build output " + executable + ": cannot be opened ("), result.failure());
     }
 
     @Test

@@ -59,7 +59,8 @@ class StructLayoutTest
                 cFields.add(fieldName);
                 final MemoryLayout.PathElement path = MemoryLayout.PathElement.groupElement(fieldName);
                 assertEquals(Long.parseLong(field[3]), layout.byteOffset(path), name + "." + fieldName + " offsetof");
-                assertEquals(Long.parseLong(field[4]), layout.select(path).byteSize(), name + "." + fieldName + " sizeof");
+                assertEquals(Long.parseLong(field[4]), layout.select(path).byteSize(),
+                    name + "." + fieldName + " sizeof");
                 assertEquals(Long.parseLong(field[3]), offsetConstant(name, fieldName),
                     name + "." + fieldName + "$offset()");
             }
