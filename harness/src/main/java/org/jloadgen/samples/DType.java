@@ -83,16 +83,15 @@ public record DType(char kind, int itemBytes, ByteOrder order, String unit)
         {
             throw new IllegalArgumentException("bad dtype '" + text + "'");
         }
-        int at = 0;
-        ByteOrder order = ByteOrder.nativeOrder();
-        switch (descr.charAt(0))
+        final char orderChar = descr.charAt(0);
+        final int at = "<>|=".indexOf(orderChar) >= 0 ? 1 : 0;
+        final ByteOrder order = switch (orderChar)
         {
-            case '<' -> { order = ByteOrder.LITTLE_ENDIAN; at = 1; }
-            case '>' -> { order = ByteOrder.BIG_ENDIAN; at = 1; }
-            case '|' -> { order = null; at = 1; }
-            case '=' -> at = 1;
-            default -> { }
-        }
+            case '<' -> ByteOrder.LITTLE_ENDIAN;
+            case '>' -> ByteOrder.BIG_ENDIAN;
+            case '|' -> null;
+            default -> ByteOrder.nativeOrder();
+        };
         final char kind = descr.charAt(at);
         if (kind == 'O')
         {
