@@ -1,0 +1,57 @@
+package org.jloadgen.benchmarks;
+
+import java.util.concurrent.TimeUnit;
+
+import org.jloadgen.bindings.FfmBaseline;
+import org.jloadgen.bindings.JniBaseline;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * Cost of one call into {@code libjlg_native.so}: the same C function ({@code value + 1}) through a critical FFM
+ * downcall and through JNI, against the same work in Java.
+ */
+@State(Scope.Thread)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.NANOSECONDS)
+@Warmup(iterations = 5, time = 1)
+@Measurement(iterations = 5, time = 1)
+@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+public class DowncallBenchmark
+{
+    private long value = 41;
+
+    /**
+     * @return the increment done in Java: the floor of the other two.
+     */
+    @Benchmark
+    public long baseline()
+    {
+        return value + 1;
+    }
+
+    /**
+     * @return the increment done in C through FFM ({@code Linker.Option.critical}).
+     */
+    @Benchmark
+    public long ffmCritical()
+    {
+        return FfmBaseline.increment(value);
+    }
+
+    /**
+     * @return the increment done in C through JNI.
+     */
+    @Benchmark
+    public long jni()
+    {
+        return JniBaseline.increment(value);
+    }
+}
