@@ -22,6 +22,10 @@ public final class EngineOptions
     private boolean latencyHistogram = true;
     private long histogramIntervalMs = 1_000;
     private int issueCpu = -1;
+    private long warmupMs = WARMUP_MS_DEFAULT;
+
+    /** Default engine warm-up before the first series. */
+    public static final long WARMUP_MS_DEFAULT = 300;
 
     /**
      * @return a copy.
@@ -37,6 +41,7 @@ public final class EngineOptions
         c.latencyHistogram = latencyHistogram;
         c.histogramIntervalMs = histogramIntervalMs;
         c.issueCpu = issueCpu;
+        c.warmupMs = warmupMs;
         return c;
     }
 
@@ -183,6 +188,25 @@ public final class EngineOptions
     public EngineOptions issueCpu(final int value)
     {
         this.issueCpu = value;
+        return this;
+    }
+
+    /**
+     * @return how long the engine runs its own code against an internal null SUT before the first series, so
+     *         class loading and JIT compilation happen before the clock starts (0 = no warm-up).
+     */
+    public long warmupMs()
+    {
+        return warmupMs;
+    }
+
+    /**
+     * @param value warm-up time before the first series (0 = none).
+     * @return this.
+     */
+    public EngineOptions warmupMs(final long value)
+    {
+        this.warmupMs = value;
         return this;
     }
 }

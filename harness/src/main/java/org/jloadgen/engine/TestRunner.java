@@ -222,6 +222,7 @@ public final class TestRunner
 
             effective = new EffectiveSettings(settings, qsl.totalSampleCount(), qsl.performanceSampleCount());
             SettingsLog.logAll(detail, settings, effective);
+            Warmup.run(effective.scenario, options, options.warmupMs());
 
             switch (effective.mode)
             {

