@@ -137,7 +137,8 @@ public final class IssueLoop
             outcome.stopReason = StopReason.SUT_FAILED;
         }
         outcome.endNs = System.nanoTime();
-        outcome.endEpochMs = System.currentTimeMillis();
+        final java.time.Instant wallEnd = java.time.Instant.now();
+        outcome.endEpochNs = wallEnd.getEpochSecond() * 1_000_000_000L + wallEnd.getNano();
         sink.endSeries();
         return outcome;
     }

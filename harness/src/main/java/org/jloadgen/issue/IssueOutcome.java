@@ -21,7 +21,7 @@ public final class IssueOutcome
     Throwable flushFailure;
     boolean allCompleted;
     long endNs;
-    long endEpochMs;
+    long endEpochNs;
     long issueAllocatedBytes;
 
     /**
@@ -151,10 +151,10 @@ public final class IssueOutcome
     }
 
     /**
-     * @return wall-clock ms at {@link #endNs()}.
+     * @return wall-clock ns since the epoch at {@link #endNs()}.
      */
-    public long endEpochMs()
+    public long endEpochNs()
     {
-        return endEpochMs;
+        return endEpochNs;
     }
 }

@@ -75,6 +75,7 @@ public final class LatencyIntervalLog implements AutoCloseable
         writer.outputStartTime(nowMs);
         writer.setBaseTime(nowMs);
         recorder = new Recorder(1, HIGHEST_TRACKABLE_NS, 3);
+        interval = null;
         running = true;
         final Recorder r = recorder;
         thread = new Thread(() -> run(r), "jloadgen-latency-log");
