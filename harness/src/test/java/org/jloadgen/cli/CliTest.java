@@ -1,0 +1,230 @@
+package org.jloadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+
+import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.SharedData;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The {@code jloadgen} command line, driven in-process: output, files, exit codes and error messages.
+ */
+class CliTest
+{
+    @TempDir
+    Path dir;
+
+    record Outcome(int exitCode, String out, String err)
+    {
+    }
+
+    static Outcome jloadgen(final String... args)
+    {
+        final PrintStream oldOut = System.out;
+        final PrintStream oldErr = System.err;
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        try
+        {
+            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
+            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
+            final var cl = Main.commandLine();
+            cl.setOut(new java.io.PrintWriter(System.out, true));
+            cl.setErr(new java.io.PrintWriter(System.err, true));
+            final int code = cl.execute(args);
+            System.out.flush();
+            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
+        }
+        finally
+        {
+            System.setOut(oldOut);
+            System.setErr(oldErr);
+        }
+    }
+
+    static Stream<String> goldenTraces() throws IOException
+    {
+        final Path folder = Path.of("src/test/resources/golden-traces");
+        try (Stream<Path> files = Files.list(folder))
+        {
+            return files.map(p -> p.getFileName().toString())
+                .filter(n -> n.endsWith(".trace"))
+                .filter(n -> !n.equals("example-singlestream-seed0.trace") && !n.equals("example-multistream-seed0.trace"))
+                .sorted().toList().stream();
+        }
+    }
+
+    /**
+     * {@code jloadgen trace} prints, byte for byte, what the C++ reference built on libstdc++ printed.
+     */
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("goldenTraces")
+    void shouldPrintTheSameTraceAsTheLibstdcxxReference(final String name) throws IOException
+    {
+        final List<String> lines = Files.readAllLines(Path.of("src/test/resources/golden-traces", name));
+        final List<String> args = new ArrayList<>(List.of("trace", "--no-audit-config"));
+        String expectedHash = null;
+        long expectedLines = -1;
+        for (final String line : lines)
+        {
+            if (line.startsWith("@ "))
+            {
+                final String kv = line.substring(2);
+                final String key = kv.substring(0, kv.indexOf('='));
+                final String value = kv.substring(kv.indexOf('=') + 1);
+                switch (key)
+                {
+                    case "scenario" -> args.addAll(List.of("--scenario", value));
+                    case "mode" -> args.addAll(List.of("--mode", value));
+                    case "qsl_total_sample_count" -> args.addAll(List.of("--qsl-total", value));
+                    case "qsl_performance_sample_count" -> args.addAll(List.of("--qsl-performance", value));
+                    default -> args.addAll(List.of("--set", kv));
+                }
+            }
+            else if (line.startsWith("= fnv1a64 "))
+            {
+                expectedHash = line.substring("= fnv1a64 ".length());
+            }
+            else if (line.startsWith("= lines "))
+            {
+                expectedLines = Long.parseLong(line.substring("= lines ".length()));
+            }
+        }
+        final Outcome o = jloadgen(args.toArray(String[]::new));
+        assertEquals(0, o.exitCode(), o.err());
+        assertEquals(expectedLines, o.out().chars().filter(c -> c == '\n').count(), "line count");
+        long hash = 0xcbf29ce484222325L;
+        for (final byte b : o.out().getBytes(StandardCharsets.UTF_8))
+        {
+            hash ^= b & 0xFF;
+            hash *= 0x100000001b3L;
+        }
+        assertEquals(expectedHash, String.format("%016x", hash), "FNV-1a of jloadgen trace's output");
+    }
+
+    @Test
+    void shouldRunAndExitZeroWhenValid()
+    {
+        final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--set", "server_target_qps=2000", "--set", "min_duration_ms=300", "--out", dir.toString(),
+            "--completion-timeout-ms", "5000");
+        assertEquals(Main.EXIT_VALID, o.exitCode(), o.out() + o.err());
+        assertTrue(o.out().contains("Result is : VALID"), o.out());
+        assertTrue(o.out().contains("Logs: " + dir.toAbsolutePath()), o.out());
+        MlLogParser.parse(dir.resolve("mlperf_log_detail.txt"))
+            .requireCheckerKeys(org.jloadgen.api.TestScenario.SERVER, false, false);
+        assertTrue(Files.exists(dir.resolve("mlperf_log_latency.hlog")));
+    }
+
+    @Test
+    void shouldExitThreeWhenTheRunIsInvalid()
+    {
+        // 10 ms at 100 QPS: the schedule's last query comes before min_duration is met? No: generation extends to
+        // min_duration; but min_query_count 100000 cannot be reached in a 200 ms max_duration.
+        final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "SingleStream", "--sut", "synthetic",
+            "--sut-opt", "inline=true", "--sut-opt", "service=fixed:1ms",
+            "--set", "min_duration_ms=100", "--set", "min_query_count=100000", "--set", "max_duration_ms=200",
+            "--set", "single_stream_expected_latency_ns=1000000", "--out", dir.toString(), "--quiet");
+        assertEquals(Main.EXIT_INVALID, o.exitCode(), o.out() + o.err());
+        assertTrue(o.err().contains("Ending early: Max test duration reached"), o.err());
+    }
+
+    @Test
+    void shouldNameFileLineAndKeyOfAMalformedConfig() throws IOException
+    {
+        final Path user = dir.resolve("user.conf");
+        Files.writeString(user, "# fine\n*.Server.target_qps = 100\n*.Server.target_latency =15\n");
+        final Outcome o = jloadgen("run", "--scenario", "Server", "--user-config", user.toString(),
+            "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, o.exitCode(), o.err());
+        assertTrue(o.err().contains(user + ":3"), o.err());
+        assertTrue(o.err().contains("*.Server.target_latency"), o.err());
+        assertTrue(Files.notExists(dir.resolve("mlperf_log_detail.txt")), "nothing ran");
+    }
+
+    @Test
+    void shouldWarnAboutAnUnknownKeyWithItsLine() throws IOException
+    {
+        final Path user = dir.resolve("user.conf");
+        Files.writeString(user, "*.Server.target_qsp = 100\n");
+        final Outcome o = jloadgen("trace", "--scenario", "Server", "--user-config", user.toString(),
+            "--set", "min_duration_ms=10");
+        assertEquals(0, o.exitCode(), o.err());
+        assertTrue(o.err().contains(user + ":1"), o.err());
+        assertTrue(o.err().contains("target_qsp"), o.err());
+    }
+
+    @Test
+    void shouldRejectAnUnknownSettingWithSuggestions()
+    {
+        final Outcome o = jloadgen("trace", "--scenario", "Server", "--set", "server_target_qsp=5");
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertTrue(o.err().contains("server_target_qsp"), o.err());
+        assertTrue(o.err().contains("server_target_qps"), o.err());
+    }
+
+    @Test
+    void shouldRejectAnUnknownSut()
+    {
+        final Outcome o = jloadgen("run", "--sut", "tpu", "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertTrue(o.err().contains("unknown SUT 'tpu'"), o.err());
+        assertTrue(o.err().contains("synthetic"), o.err());
+    }
+
+    @Test
+    void shouldReadTheOfficialConfigFilesUnchanged()
+    {
+        final Outcome o = jloadgen("trace", "--scenario", "Offline", "--model", "resnet50",
+            "--config", SharedData.data("mlperf.conf").toString(),
+            "--set", "min_duration_ms=10", "--set", "offline_expected_qps=100",
+            "--qsl-total", "50000", "--qsl-performance", "1024");
+        assertEquals(0, o.exitCode(), o.err());
+        // resnet50 Offline: min_query_count 24576 samples in one query from a 1024-sample set.
+        final String query = o.out().lines().filter(l -> l.startsWith("Q ")).findFirst().orElseThrow();
+        assertEquals(24576 + 2, query.split(" ").length);
+        assertTrue(o.err().isEmpty(), o.err());
+    }
+
+    @Test
+    void shouldScoreAnAccuracyLog() throws IOException
+    {
+        final Path log = dir.resolve("acc.json");
+        Files.writeString(log, "[\n{ \"seq_id\" : 0, \"qsl_idx\" : 0, \"data\" : \"01000000\" },\n"
+            + "{ \"seq_id\" : 1, \"qsl_idx\" : 1, \"data\" : \"00000000\" },\n"
+            + "{ \"seq_id\" : 2, \"qsl_idx\" : 2, \"data\" : \"000000000000803F00000000\" }\n]\n");
+        final Path labels = dir.resolve("labels.txt");
+        Files.writeString(labels, "1\n1\n1\n");
+        final Outcome o = jloadgen("accuracy", "--log", log.toString(), "--labels", labels.toString(),
+            "--data-type", "auto");
+        assertEquals(0, o.exitCode(), o.err());
+        // 1 == 1, 0 != 1, float32 logits [0, 1, 0] -> class 1 == 1.
+        assertTrue(o.out().contains("top-1 accuracy: 66.67% (2 of 3 samples)"), o.out());
+    }
+
+    @Test
+    void shouldNameTheOffsetOfATruncatedAccuracyLog() throws IOException
+    {
+        final Path log = dir.resolve("acc.json");
+        Files.writeString(log, "[\n{ \"seq_id\" : 0, \"qsl_idx\" : 0, \"data\" : \"01");
+        final Path labels = dir.resolve("labels.txt");
+        Files.writeString(labels, "1\n");
+        final Outcome o = jloadgen("accuracy", "--log", log.toString(), "--labels", labels.toString());
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertTrue(o.err().contains(log + ": offset "), o.err());
+    }
+}
