@@ -135,6 +135,27 @@ public final class RunCommand implements Callable<Integer>
         description = "Interval of the HdrHistogram latency log (default: ${DEFAULT-VALUE}).")
     long latencyIntervalMs;
 
+    @Option(names = "--issue-cpu", paramLabel = "CPU", defaultValue = "-1",
+        description = "Pin the issue thread to this CPU (default: not pinned).")
+    int issueCpu;
+
+    @Option(names = "--pin-memory",
+        description = "mlock the trace and completion buffers (a refusal, e.g. over RLIMIT_MEMLOCK, is a warning).")
+    boolean pinMemory;
+
+    @Option(names = "--huge-pages", description = "Advise huge pages for the trace and completion buffers.")
+    boolean hugePages;
+
+    @Option(names = "--numa-node", paramLabel = "NODE", defaultValue = "-1",
+        description = "Place the trace and completion buffers on this NUMA node (default: the kernel's choice).")
+    int numaNode;
+
+    @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "300",
+        description = "Run the engine's own code against an internal null SUT for this long before the first "
+            + "series, so JIT compilation happens before the clock starts; the SUT is not called (default: "
+            + "${DEFAULT-VALUE}; 0 = none).")
+    long warmupMs;
+
     @Option(names = "--trace", paramLabel = "FILE",
         description = "Replay a trace file (lines 'Q <scheduled_ns> <qsl indices...>', as jloadgen trace prints "
             + "or captured from production) against the SUT, Server-style: each query at its time, latency from "
@@ -173,7 +194,14 @@ public final class RunCommand implements Callable<Integer>
                 .enableTrace(chromeTrace);
             final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
                 .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
-                .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs);
+                .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
+                .issueCpu(issueCpu).warmupMs(warmupMs);
+            if (pinMemory || hugePages || numaNode >= 0)
+            {
+                engine.allocator(new org.jloadgen.memory.NativeOffHeapAllocator(
+                    org.jloadgen.bindings.MemoryOptions.DEFAULT.withPinned(pinMemory).withHugePages(hugePages)
+                        .withNumaNode(numaNode)));
+            }
             final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs, engine,
                 settings.auditConfigPath(), loaded.errors(), stdout);
             if (replayTrace != null)

@@ -222,6 +222,7 @@ public final class TestRunner
 
             effective = new EffectiveSettings(settings, qsl.totalSampleCount(), qsl.performanceSampleCount());
             SettingsLog.logAll(detail, settings, effective);
+            pinIssueThread();
             Warmup.run(effective.scenario, options, options.warmupMs());
 
             switch (effective.mode)
@@ -264,6 +265,24 @@ public final class TestRunner
         return new TestResult(effective, List.copyOf(reported), accuracySeries, files.summary(), files.detail(),
             files.accuracy(), files.trace(), files.latencyLogPath(), detail.errorCount(), detail.warningCount(),
             List.copyOf(messages));
+    }
+
+    /**
+     * Pins the calling (issue) thread to {@link EngineOptions#issueCpu()} if one is set; a refusal is a console
+     * warning, not an error: the run is still valid, only noisier.
+     */
+    private void pinIssueThread()
+    {
+        if (options.issueCpu() < 0)
+        {
+            return;
+        }
+        final java.util.BitSet cpus = new java.util.BitSet();
+        cpus.set(options.issueCpu());
+        if (!org.jloadgen.bindings.ThreadAffinity.tryPinCurrentThread(cpus))
+        {
+            console.println("jloadgen: warning: could not pin the issue thread to CPU " + options.issueCpu());
+        }
     }
 
     private void runPerformance(final EffectiveSettings settings)
