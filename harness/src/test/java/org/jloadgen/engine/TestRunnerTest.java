@@ -28,6 +28,7 @@ import org.jloadgen.log.MlLogParser;
 import org.jloadgen.spi.SyntheticQsl;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
+import org.jloadgen.testing.RecordingSut;
 import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -201,34 +202,13 @@ class TestRunnerTest
         final Path audit = dir.resolve("audit.config");
         Files.copy(SharedData.data("audit/TEST04/audit.config"), audit);
         final Path out = Files.createDirectories(dir.resolve("out"));
-        final Set<Long> issued = new HashSet<>();
-        final SystemUnderTest recording = new SystemUnderTest()
-        {
-            @Override
-            public String name()
-            {
-                return "recording";
-            }
-
-            @Override
-            public void issueQuery(final QuerySamples samples, final ResponseSink sink)
-            {
-                for (int i = 0; i < samples.size(); i++)
-                {
-                    issued.add(samples.sampleIndex(i));
-                    sink.complete(samples.responseId(i));
-                }
-            }
-
-            @Override
-            public void flushQueries()
-            {
-            }
-        };
+        final RecordingSut recording = new RecordingSut();
         final EngineFixture.Run run = EngineFixture.run(out, recording, new SyntheticQsl(1024, 1024),
             performance(TestScenario.SINGLE_STREAM), EngineFixture.fastOptions(), audit, List.of());
         assertEquals(Boolean.TRUE, run.detail().value("effective_performance_issue_same"));
         assertEquals(3L, ((Number)run.detail().value("effective_performance_issue_same_index")).longValue());
+        final Set<Long> issued = new HashSet<>();
+        recording.queries().forEach(q -> issued.add(q.sampleIndices()[0]));
         assertEquals(1, issued.size(), "every query issues loaded-set position 3");
         @SuppressWarnings("unchecked")
         final List<Object> loaded = (List<Object>)run.detail().value("loaded_qsl_set");
@@ -362,30 +342,7 @@ class TestRunnerTest
             text.append("Q ").append(40_000_000L + i * 500_000L).append(' ').append(i % 100).append('\n');
         }
         Files.writeString(trace, text);
-        final List<Integer> sizes = new ArrayList<>();
-        final SystemUnderTest recording = new SystemUnderTest()
-        {
-            @Override
-            public String name()
-            {
-                return "recording";
-            }
-
-            @Override
-            public void issueQuery(final QuerySamples samples, final ResponseSink sink)
-            {
-                sizes.add(samples.size());
-                for (int i = 0; i < samples.size(); i++)
-                {
-                    sink.complete(samples.responseId(i));
-                }
-            }
-
-            @Override
-            public void flushQueries()
-            {
-            }
-        };
+        final RecordingSut recording = new RecordingSut();
         final Path out = Files.createDirectories(dir.resolve("out"));
         final java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
         final TestRunner runner = new TestRunner(recording, new SyntheticQsl(1024, 1024),
@@ -395,6 +352,7 @@ class TestRunnerTest
         runner.replay(org.jloadgen.schedule.ReplayQueries.read(trace));
         final EngineFixture.Run run = EngineFixture.read(runner.run(), out, console);
         assertEquals(601L, ((Number)run.detail().value("generated_query_count")).longValue());
+        final List<Integer> sizes = recording.queries().stream().map(RecordingSut.Query::size).toList();
         assertEquals(2, sizes.get(1), "the two samples of the second query go out together");
         assertEquals(600, sizes.size());
         assertEquals("VALID", run.detail().value("result_validity"), run.summary());

@@ -18,6 +18,7 @@ import org.jloadgen.api.TestSettings;
 import org.jloadgen.record.CompletionErrors.Kind;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
+import org.jloadgen.testing.RecordingSut;
 import org.junit.jupiter.api.Test;
 
 class IssueLoopTest
@@ -66,38 +67,14 @@ class IssueLoopTest
     @Test
     void shouldIssueMultiStreamQueriesAsContiguousLoadedPositions()
     {
-        final List<int[]> seen = new ArrayList<>();
-        final SystemUnderTest recording = new SystemUnderTest()
-        {
-            @Override
-            public String name()
-            {
-                return "recording";
-            }
-
-            @Override
-            public void issueQuery(final QuerySamples samples, final ResponseSink sink)
-            {
-                final int[] positions = new int[samples.size()];
-                for (int i = 0; i < samples.size(); i++)
-                {
-                    positions[i] = samples.loadedPosition(i);
-                    sink.complete(samples.responseId(i));
-                }
-                seen.add(positions);
-            }
-
-            @Override
-            public void flushQueries()
-            {
-            }
-        };
+        final RecordingSut recording = new RecordingSut();
         final TestSettings s = new TestSettings().scenario(TestScenario.MULTI_STREAM).minDurationMs(10)
             .minQueryCount(50).multiStreamExpectedLatencyNs(100_000);
         final SeriesFixture.Result r = new SeriesFixture().run(s, 100, 100, TestMode.PERFORMANCE_ONLY, recording);
-        assertTrue(seen.size() >= 50);
-        for (final int[] p : seen)
+        assertTrue(recording.queries().size() >= 50);
+        for (final RecordingSut.Query query : recording.queries())
         {
+            final int[] p = query.positions();
             assertEquals(8, p.length);
             for (int i = 1; i < p.length; i++)
             {
@@ -105,7 +82,7 @@ class IssueLoopTest
             }
             assertTrue(p[0] < 100, "start inside the real samples, padding covers the tail");
         }
-        assertEquals(seen.size(), r.collected().result().queryLatencies().count());
+        assertEquals(recording.queries().size(), r.collected().result().queryLatencies().count());
     }
 
     @Test
@@ -129,38 +106,11 @@ class IssueLoopTest
     @Test
     void shouldCoalesceQueriesThatAreAlreadyDue()
     {
-        final List<Integer> sizes = new ArrayList<>();
-        final SystemUnderTest slow = new SystemUnderTest()
-        {
-            @Override
-            public String name()
-            {
-                return "slow";
-            }
-
-            @Override
-            public void issueQuery(final QuerySamples samples, final ResponseSink sink)
-            {
-                sizes.add(samples.size());
-                final long until = System.nanoTime() + 2_000_000;
-                while (System.nanoTime() < until)
-                {
-                    Thread.onSpinWait();
-                }
-                for (int i = 0; i < samples.size(); i++)
-                {
-                    sink.complete(samples.responseId(i));
-                }
-            }
-
-            @Override
-            public void flushQueries()
-            {
-            }
-        };
+        final RecordingSut slow = new RecordingSut(2_000_000);
         final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(10_000)
             .minDurationMs(50).minQueryCount(10).serverCoalesceQueries(true);
         final SeriesFixture.Result r = new SeriesFixture().run(s, 64, 64, TestMode.PERFORMANCE_ONLY, slow);
+        final List<Integer> sizes = slow.queries().stream().map(RecordingSut.Query::size).toList();
         assertEquals(r.trace().queryCount(), r.outcome().queriesIssued());
         assertTrue(sizes.size() < r.outcome().queriesIssued(), "calls " + sizes.size());
         assertTrue(sizes.stream().anyMatch(n -> n > 1));
