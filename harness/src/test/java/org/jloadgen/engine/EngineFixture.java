@@ -71,9 +71,17 @@ final class EngineFixture
                     throw new AssertionError("files left half-written: " + partial);
                 }
             }
+            // Every detail log a test produces must parse (strict JSON per line) and, for a reported
+            // performance run, carry every key the submission checker reads.
+            final MlLogParser detail = MlLogParser.parse(dir.resolve("mlperf_log_detail.txt"));
+            if (!result.performance().isEmpty() && result.effective() != null)
+            {
+                detail.requireCheckerKeys(result.effective().scenario, result.effective().useTokenLatencies,
+                    result.effective().inferTokenLatencies);
+            }
             return new Run(result, dir,
                 Files.readString(dir.resolve("mlperf_log_summary.txt")),
-                MlLogParser.parse(dir.resolve("mlperf_log_detail.txt")),
+                detail,
                 Files.readString(dir.resolve("mlperf_log_accuracy.json")),
                 console.toString(StandardCharsets.UTF_8));
         }

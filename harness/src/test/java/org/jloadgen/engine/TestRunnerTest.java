@@ -363,4 +363,52 @@ class TestRunnerTest
         return run.detail().records().stream().filter(MlLogParser.Record::isError).map(r -> String.valueOf(r.value()))
             .toList();
     }
+
+    @Test
+    void shouldLogFirstTokensAndCountsUnderTheOfficialTest06AuditConfig() throws IOException
+    {
+        final Path audit = dir.resolve("audit.config");
+        Files.copy(SharedData.data("audit/TEST06/audit.config"), audit);
+        final Path out = Files.createDirectories(dir.resolve("out"));
+        final TestSettings s = performance(TestScenario.SERVER).useTokenLatencies(true).minDurationMs(2_000)
+            .sampleConcatenatePermutation(true);
+        try (SyntheticSut sut = EngineFixture.synthetic("service", "fixed:100us", "first-token", "20us",
+            "tokens", "7", "workers", "1"))
+        {
+            final EngineFixture.Run run = EngineFixture.run(out, sut, new SyntheticQsl(1024, 1024), s,
+                EngineFixture.fastOptions(), audit, List.of());
+            // TEST06: min_duration 0, min_query_count 100, equal issue off, sampling target 100.
+            assertEquals(0L, ((Number)run.detail().value("effective_min_duration_ms")).longValue());
+            assertEquals(Boolean.FALSE, run.detail().value("effective_sample_concatenate_permutation"));
+            final Matcher m = Pattern.compile("\\{ \"seq_id\" : \\d+, \"qsl_idx\" : (\\d+), \"data\" : "
+                + "\"([0-9A-F]*)\", \"token_data\" : \"([0-9A-F]*)\", \"token_count\" : (\\d+) }")
+                .matcher(run.accuracy());
+            int entries = 0;
+            while (m.find())
+            {
+                entries++;
+                // The synthetic SUT's first-token payload is its response: TEST06 checks it is a prefix of data.
+                assertTrue(m.group(2).startsWith(m.group(3)), m.group());
+                assertEquals("7", m.group(4));
+            }
+            assertTrue(entries > 0, run.accuracy());
+        }
+    }
+
+    @Test
+    void shouldNameFilesWithPrefixSuffixAndDatetime() throws IOException
+    {
+        final java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+        final TestRunner runner = new TestRunner(new NullSut(), new SyntheticQsl(64, 64),
+            performance(TestScenario.OFFLINE),
+            new org.jloadgen.api.LogSettings().outputDirectory(dir).prefix("run7_").suffix("_x")
+                .prefixWithDatetime(true).copySummaryToStdout(true),
+            EngineFixture.fastOptions(), null, List.of(), new java.io.PrintStream(console));
+        final TestResult result = runner.run();
+        final String name = result.summaryFile().getFileName().toString();
+        assertTrue(name.matches("run7_\\d{4}-\\d{2}-\\d{2}T\\d{2}:\\d{2}:\\d{2}Z_summary_x\\.txt"), name);
+        assertTrue(Files.exists(dir.resolve(name.replace("summary_x.txt", "detail_x.txt"))));
+        assertTrue(Files.exists(dir.resolve(name.replace("summary_x.txt", "accuracy_x.json"))));
+        assertTrue(console.toString().contains("MLPerf Results Summary"), "copy_summary_to_stdout");
+    }
 }
