@@ -1,5 +1,7 @@
 package org.jloadgen.api;
 
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.jloadgen.memory.OffHeapAllocator;
 
 /**
@@ -23,6 +25,7 @@ public final class EngineOptions
     private long histogramIntervalMs = 1_000;
     private int issueCpu = -1;
     private long warmupMs = WARMUP_MS_DEFAULT;
+    private NanoClock clock = SystemNanoClock.INSTANCE;
 
     /** Default engine warm-up before the first series. */
     public static final long WARMUP_MS_DEFAULT = 300;
@@ -42,6 +45,7 @@ public final class EngineOptions
         c.histogramIntervalMs = histogramIntervalMs;
         c.issueCpu = issueCpu;
         c.warmupMs = warmupMs;
+        c.clock = clock;
         return c;
     }
 
@@ -207,6 +211,25 @@ public final class EngineOptions
     public EngineOptions warmupMs(final long value)
     {
         this.warmupMs = value;
+        return this;
+    }
+
+    /**
+     * @return the clock of the run: issue times, completion times and log times ({@code System.nanoTime()} by
+     *         default; tests substitute a scripted clock to make whole runs deterministic).
+     */
+    public NanoClock clock()
+    {
+        return clock;
+    }
+
+    /**
+     * @param value the clock of the run.
+     * @return this.
+     */
+    public EngineOptions clock(final NanoClock value)
+    {
+        this.clock = value;
         return this;
     }
 }
