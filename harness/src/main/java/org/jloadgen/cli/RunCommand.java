@@ -146,7 +146,8 @@ public final class RunCommand implements Callable<Integer>
     {
         final PrintStream stdout = System.out;
         final PrintStream stderr = System.err;
-        if (spec.commandLine().getParseResult().originalArgs().isEmpty())
+        // originalArgs() holds the whole command line ("run" included); matchedArgs() only this command's own.
+        if (spec.commandLine().getParseResult().matchedArgs().isEmpty())
         {
             return defaultJob(stdout, stderr);
         }
