@@ -1,0 +1,230 @@
+package org.jloadgen.sut.cpu;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.LongStream;
+
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.samples.SampleStoreLibrary;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The CPU SUT's benchmark (not a test; {@code sut-cpu/README.md} has the command and the figures):
+ * <ol>
+ * <li>Offline throughput through JLoadGen against the same ONNX Runtime session driven by a bare Java loop
+ * ({@link BareLoop}) with the same batch size and thread count, alternating the two for several rounds so that
+ * drifting machine load hits both alike; prints each pair and the ratio.</li>
+ * <li>Server runs at a list of target QPS: completed samples/s, p50/p99 latency and validity.</li>
+ * </ol>
+ * Runs the embedded Fashion-MNIST model unless {@code --sut-opt model-file=... --sut-opt dataset=...} say otherwise.
+ */
+@Command(name = "cpu-sut-benchmark", mixinStandardHelpOptions = true,
+    description = "Offline throughput of the CPU SUT through JLoadGen vs a bare ONNX Runtime loop; Server sweep.")
+public final class CpuSutBenchmark implements Callable<Integer>
+{
+    @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
+    long seconds;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Offline rounds of bare loop + JLoadGen (default: 3).")
+    int rounds;
+
+    @Option(names = "--server-qps", split = ",", defaultValue = "10000,50000,100000,150000",
+        description = "Server target QPS to run, comma-separated (default: ${DEFAULT-VALUE}).")
+    List<Double> serverQps = new ArrayList<>();
+
+    @Option(names = "--no-server", description = "Skip the Server runs.")
+    boolean noServer;
+
+    @Option(names = "--no-offline", description = "Skip the Offline comparison.")
+    boolean noOffline;
+
+    @Option(names = "--server-wait", defaultValue = "SLEEP",
+        description = "Server issue thread wait: SPIN, YIELD, SLEEP or HYBRID (default: ${DEFAULT-VALUE}).")
+    ServerWaitStrategy serverWait;
+
+    @Option(names = "--completion-wait", defaultValue = "SLEEP",
+        description = "Issue thread completion wait (default: ${DEFAULT-VALUE}).")
+    CompletionWaitStrategy completionWait;
+
+    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", description = "A cpu SUT option, as for jloadgen run.")
+    List<String> sutOptions = new ArrayList<>();
+
+    @Option(names = "--out", defaultValue = "out/bench-cpu", description = "Log folder (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    /**
+     * @param args see {@code --help}.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new CpuSutBenchmark()).execute(args));
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintStream console = System.out;
+        final Map<String, String> options = new HashMap<>();
+        for (final String kv : sutOptions)
+        {
+            final int eq = kv.indexOf('=');
+            if (eq <= 0)
+            {
+                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
+            }
+            options.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+        }
+        console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
+            loadAverage());
+        if (!noOffline)
+        {
+            offline(options, console);
+        }
+        if (!noServer)
+        {
+            server(options, console);
+        }
+        console.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
+        return 0;
+    }
+
+    private void offline(final Map<String, String> options, final PrintStream console)
+    {
+        try (CpuSutProvider.Instance instance = CpuSutProvider.instance(
+            CpuSutOptions.parse(options, TestScenario.OFFLINE)))
+        {
+            final CpuSut sut = instance.cpuSut();
+            final InferenceSettings s = sut.settings();
+            console.println(sut.describe());
+            console.println("Offline: bare ONNX Runtime loop vs JLoadGen, " + seconds + " s each, same session, batch "
+                + s.maxBatchSize() + ", " + s.workers() + " thread(s)");
+            double bareSum = 0;
+            double jlgSum = 0;
+            for (int r = 1; r <= rounds; r++)
+            {
+                // Alternate the order so that a drift in machine load does not favour one side.
+                final double bare;
+                final PerformanceSummary jlg;
+                if (r % 2 == 1)
+                {
+                    bare = bare(sut);
+                    jlg = offlineRun(sut, bare, r);
+                }
+                else
+                {
+                    final double previous = bareSum / (r - 1);
+                    jlg = offlineRun(sut, previous, r);
+                    bare = bare(sut);
+                }
+                bareSum += bare;
+                jlgSum += jlg.samplesPerSecond();
+                console.printf(Locale.ROOT, "  round %d: bare %.0f samples/s, JLoadGen %.0f samples/s (%s), "
+                    + "ratio %.3f%n", r, bare, jlg.samplesPerSecond(), jlg.valid() ? "VALID" : "INVALID",
+                    jlg.samplesPerSecond() / bare);
+            }
+            console.printf(Locale.ROOT, "  mean: bare %.0f, JLoadGen %.0f samples/s, ratio %.3f; zero-copy batches "
+                + "%d, staged %d%n", bareSum / rounds, jlgSum / rounds, jlgSum / bareSum, sut.zeroCopyBatches(),
+                sut.stagedBatches());
+        }
+    }
+
+    private double bare(final CpuSut sut)
+    {
+        final SampleStoreLibrary library = sut.library();
+        final long[] set = LongStream.range(0, library.performanceSampleCount()).toArray();
+        library.loadSamplesToRam(set);
+        try
+        {
+            final InferenceSettings s = sut.settings();
+            return BareLoop.run(sut.model(), library.store().slab(), library.store().source().sampleBytes(0),
+                s.maxBatchSize(), s.workers(), 1_000_000_000L, seconds * 1_000_000_000L).samplesPerSecond();
+        }
+        finally
+        {
+            library.unloadSamplesFromRam(set);
+        }
+    }
+
+    private PerformanceSummary offlineRun(final CpuSut sut, final double expectedQps, final int round)
+    {
+        // 1.1 x expected QPS x min_duration samples: the run lasts about 1.1 x --seconds at the bare loop's rate.
+        final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE)
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).offlineExpectedQps(expectedQps);
+        return run(sut, settings, out.resolve("offline-" + round)).performance().get(0);
+    }
+
+    private void server(final Map<String, String> options, final PrintStream console)
+    {
+        try (CpuSutProvider.Instance instance = CpuSutProvider.instance(
+            CpuSutOptions.parse(options, TestScenario.SERVER)))
+        {
+            final CpuSut sut = instance.cpuSut();
+            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + serverWait
+                + "; target latency 100 ms (p99)");
+            for (final double qps : serverQps)
+            {
+                final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
+                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
+                final TestResult result = run(sut, settings, out.resolve(String.format(Locale.ROOT, "server-%.0f",
+                    qps)));
+                final PerformanceSummary p = result.performance().get(0);
+                final int p50 = index(0.50);
+                final int p99 = index(0.99);
+                console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
+                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(p50) / 1e3,
+                    p.sampleLatencyPercentileNs(p99) / 1e3, p.valid() ? "VALID" : "INVALID",
+                    result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
+            }
+        }
+    }
+
+    private static int index(final double percentile)
+    {
+        final double[] all = PerformanceSummary.percentiles();
+        for (int i = 0; i < all.length; i++)
+        {
+            if (Math.abs(all[i] - percentile) < 1e-9)
+            {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no percentile " + percentile);
+    }
+
+    private TestResult run(final CpuSut sut, final TestSettings settings, final Path dir)
+    {
+        final EngineOptions engine = new EngineOptions().serverWait(serverWait).completionWait(completionWait);
+        final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(false);
+        return new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), System.out).run();
+    }
+
+    private static String loadAverage()
+    {
+        try
+        {
+            return java.nio.file.Files.readString(Path.of("/proc/loadavg")).strip();
+        }
+        catch (final java.io.IOException ex)
+        {
+            return "unknown";
+        }
+    }
+}
