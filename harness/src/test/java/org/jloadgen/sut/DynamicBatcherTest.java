@@ -306,6 +306,52 @@ class DynamicBatcherTest
     }
 
     @Test
+    void shouldResumeAWaitingProducerOnlyWhenAQuarterOfTheRingIsFree() throws Exception
+    {
+        final DynamicBatcher b = batcher(1, 0, 16);
+        final SampleBatch batch = new SampleBatch(1);
+        final CountingIdle producerIdle = new CountingIdle(null);
+        final Thread producer = Thread.ofPlatform().start(() -> b.offer(query(1, 40), producerIdle));
+        assertTimeoutPreemptively(LIMIT, () ->
+        {
+            while (producerIdle.calls() == 0)
+            {
+                Thread.onSpinWait();
+            }
+            assertEquals(16, b.queued());
+            for (int taken = 1; taken <= 3; taken++)
+            {
+                assertEquals(1, b.nextBatch(batch, new NoOpIdleStrategy()));
+                final long calls = producerIdle.calls();
+                while (producerIdle.calls() < calls + 100)
+                {
+                    Thread.onSpinWait();
+                }
+                // Still waiting: a resumed producer refills the ring before it waits again.
+                assertEquals(16 - taken, b.queued());
+            }
+            assertEquals(1, b.nextBatch(batch, new NoOpIdleStrategy()));
+            while (b.queued() < 16)
+            {
+                Thread.onSpinWait();
+            }
+            final List<Long> seen = new ArrayList<>(List.of(1L, 2L, 3L, 4L));
+            while (seen.size() < 40)
+            {
+                if (b.nextBatch(batch, new NoOpIdleStrategy()) == 1)
+                {
+                    seen.add(batch.responseId(0));
+                }
+            }
+            producer.join();
+            for (int i = 0; i < 40; i++)
+            {
+                assertEquals(i + 1, seen.get(i));
+            }
+        });
+    }
+
+    @Test
     void shouldReleaseAProducerWaitingForRoomWhenStopped() throws Exception
     {
         final DynamicBatcher b = batcher(4, 0, 8);
@@ -329,7 +375,7 @@ class DynamicBatcherTest
     private static final class CountingIdle implements IdleStrategy
     {
         private final Runnable first;
-        private int calls;
+        private volatile int calls;
 
         CountingIdle(final Runnable first)
         {
@@ -345,7 +391,9 @@ class DynamicBatcherTest
         @Override
         public void idle()
         {
-            if (calls++ == 0 && first != null)
+            final int before = calls;
+            calls = before + 1;
+            if (before == 0 && first != null)
             {
                 first.run();
             }
@@ -354,6 +402,11 @@ class DynamicBatcherTest
         @Override
         public void reset()
         {
+        }
+
+        int calls()
+        {
+            return calls;
         }
     }
 }

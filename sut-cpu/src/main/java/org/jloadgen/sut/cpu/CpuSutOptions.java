@@ -31,7 +31,7 @@ import org.jloadgen.samples.SampleStore;
  * {@value #DTYPE}, {@value #SAMPLE_SHAPE}, {@value #HEADER_BYTES}, {@value #SAMPLE_COUNT}, {@value #FILES},
  * {@value #PERFORMANCE_COUNT}, {@value #PLACEMENT}, {@value #LABEL_OFFSET}, {@value #PREPROCESSING},
  * {@value #NAME}, {@value #CACHE_DIR}; inference: {@value #BATCH}, {@value #TIMEOUT_US}, {@value #WORKERS},
- * {@value #INTRA_OP_THREADS}, {@value #ORT_SPINNING}, {@value #IDLE}, {@value #PIN}.
+ * {@value #INTRA_OP_THREADS}, {@value #ORT_SPINNING}, {@value #IDLE}, {@value #PIN}, {@value #QUEUE}.
  */
 public final class CpuSutOptions
 {
@@ -83,11 +83,13 @@ public final class CpuSutOptions
     public static final String IDLE = "idle";
     /** CPUs to pin workers to. */
     public static final String PIN = "pin";
+    /** Batcher queue capacity in samples. */
+    public static final String QUEUE = "queue";
 
     private static final Set<String> DATA_KEYS = Set.of(MODEL_FILE, DATASET, LABELS, INPUT, OUTPUT, DTYPE,
         SAMPLE_SHAPE, HEADER_BYTES, SAMPLE_COUNT, FILES, PERFORMANCE_COUNT, PLACEMENT, LABEL_OFFSET, PREPROCESSING);
     private static final Set<String> OTHER_KEYS = Set.of(NAME, CACHE_DIR, BATCH, TIMEOUT_US, WORKERS,
-        INTRA_OP_THREADS, ORT_SPINNING, IDLE, PIN);
+        INTRA_OP_THREADS, ORT_SPINNING, IDLE, PIN, QUEUE);
     private static final Set<String> PATH_KEYS = Set.of(MODEL_FILE, DATASET, LABELS, CACHE_DIR);
 
     private final ModelDescriptor model;
@@ -207,7 +209,8 @@ public final class CpuSutOptions
             (int)integer(o, INTRA_OP_THREADS, d.intraOpThreads()),
             bool(o, ORT_SPINNING, d.ortSpinning()),
             idle == null ? d.workerIdle() : idleStrategy(idle),
-            o.containsKey(PIN) ? cpus(o.get(PIN)) : d.workerCpus());
+            o.containsKey(PIN) ? cpus(o.get(PIN)) : d.workerCpus(),
+            (int)integer(o, QUEUE, d.queueCapacity()));
         final Path cacheDir = o.containsKey(CACHE_DIR) ? Path.of(o.get(CACHE_DIR)) : null;
         final boolean embedded = !o.containsKey(MODEL_FILE) && !o.containsKey(DATASET);
         if (embedded)

@@ -17,6 +17,8 @@ import org.jloadgen.sut.BatcherSettings;
  * @param ortSpinning    whether ONNX Runtime's intra-op threads spin between batches ({@code ort-spinning=}).
  * @param workerIdle     how idle workers wait for samples ({@code idle=spin|yield|backoff|sleep}).
  * @param workerCpus     CPUs to pin workers to, round-robin, or empty ({@code pin=0-1}).
+ * @param queueCapacity  samples the batcher queues at once, a power of two ({@code queue=}); a larger Offline
+ *                       query is queued as workers make room.
  */
 public record InferenceSettings(
     int maxBatchSize,
@@ -25,7 +27,8 @@ public record InferenceSettings(
     int intraOpThreads,
     boolean ortSpinning,
     CompletionWaitStrategy workerIdle,
-    int[] workerCpus)
+    int[] workerCpus,
+    int queueCapacity)
 {
     /** Offline default batch: the throughput knee of the embedded model on the 2-core machine. */
     public static final int OFFLINE_BATCH_DEFAULT = 256;
@@ -37,6 +40,12 @@ public record InferenceSettings(
     public static final int MULTI_STREAM_BATCH_DEFAULT = 64;
     /** Default worker count for Offline and Server. */
     public static final int WORKERS_DEFAULT = 2;
+    /**
+     * Default queue: 65,536 samples, a fraction of a second of the embedded model's work, so that the issue
+     * thread of a large Offline query waits in the queue with coarse parks rather than for completions with fine
+     * ones, and the queue takes under 2 MB.
+     */
+    public static final int QUEUE_CAPACITY_DEFAULT = 1 << 16;
 
     /**
      * Validates the settings.
@@ -63,6 +72,11 @@ public record InferenceSettings(
         {
             throw new IllegalArgumentException("idle strategy is required");
         }
+        if (queueCapacity < maxBatchSize || Integer.bitCount(queueCapacity) != 1)
+        {
+            throw new IllegalArgumentException("queue must be a power of two of at least the batch size "
+                + maxBatchSize + ": " + queueCapacity);
+        }
         workerCpus = workerCpus == null ? new int[0] : workerCpus.clone();
     }
 
@@ -79,12 +93,13 @@ public record InferenceSettings(
         return switch (scenario)
         {
             case OFFLINE -> new InferenceSettings(OFFLINE_BATCH_DEFAULT, 0, WORKERS_DEFAULT, 1, false,
-                CompletionWaitStrategy.BACKOFF, new int[0]);
+                CompletionWaitStrategy.BACKOFF, new int[0], QUEUE_CAPACITY_DEFAULT);
             case SERVER -> new InferenceSettings(SERVER_BATCH_DEFAULT, SERVER_TIMEOUT_US_DEFAULT, WORKERS_DEFAULT, 1,
-                false, CompletionWaitStrategy.BACKOFF, new int[0]);
-            case SINGLE_STREAM -> new InferenceSettings(1, 0, 1, 1, false, CompletionWaitStrategy.SPIN, new int[0]);
+                false, CompletionWaitStrategy.BACKOFF, new int[0], QUEUE_CAPACITY_DEFAULT);
+            case SINGLE_STREAM -> new InferenceSettings(1, 0, 1, 1, false, CompletionWaitStrategy.SPIN, new int[0],
+                QUEUE_CAPACITY_DEFAULT);
             case MULTI_STREAM -> new InferenceSettings(MULTI_STREAM_BATCH_DEFAULT, 0, 1, 1, false,
-                CompletionWaitStrategy.SPIN, new int[0]);
+                CompletionWaitStrategy.SPIN, new int[0], QUEUE_CAPACITY_DEFAULT);
         };
     }
 
@@ -103,14 +118,15 @@ public record InferenceSettings(
         return other instanceof final InferenceSettings that && maxBatchSize == that.maxBatchSize
             && batchTimeoutUs == that.batchTimeoutUs && workers == that.workers
             && intraOpThreads == that.intraOpThreads && ortSpinning == that.ortSpinning
-            && workerIdle == that.workerIdle && java.util.Arrays.equals(workerCpus, that.workerCpus);
+            && workerIdle == that.workerIdle && java.util.Arrays.equals(workerCpus, that.workerCpus)
+            && queueCapacity == that.queueCapacity;
     }
 
     @Override
     public int hashCode()
     {
-        return java.util.Objects.hash(maxBatchSize, batchTimeoutUs, workers, intraOpThreads, ortSpinning, workerIdle)
-            * 31 + java.util.Arrays.hashCode(workerCpus);
+        return java.util.Objects.hash(maxBatchSize, batchTimeoutUs, workers, intraOpThreads, ortSpinning, workerIdle,
+            queueCapacity) * 31 + java.util.Arrays.hashCode(workerCpus);
     }
 
     @Override
@@ -126,16 +142,15 @@ public record InferenceSettings(
     public InferenceSettings withMaxBatchSize(final int batch)
     {
         return new InferenceSettings(batch, batchTimeoutUs, workers, intraOpThreads, ortSpinning, workerIdle,
-            workerCpus);
+            workerCpus, queueCapacity);
     }
 
     /**
-     * @return the batcher's settings (default queue capacity).
+     * @return the batcher's settings.
      */
     public BatcherSettings batcherSettings()
     {
-        return new BatcherSettings(maxBatchSize, batchTimeoutUs, workers, BatcherSettings.QUEUE_CAPACITY_DEFAULT,
-            workerIdle, workerCpus);
+        return new BatcherSettings(maxBatchSize, batchTimeoutUs, workers, queueCapacity, workerIdle, workerCpus);
     }
 
     /**

@@ -50,7 +50,7 @@ class CpuSutOptionsTest
     void shouldParseEveryInferenceOption()
     {
         final InferenceSettings s = CpuSutOptions.parse(Map.of("batch", "64", "timeout-us", "1_500", "workers", "3",
-            "intra-op-threads", "2", "ort-spinning", "yes", "idle", "sleep", "pin", "0-1,3"),
+            "intra-op-threads", "2", "ort-spinning", "yes", "idle", "sleep", "pin", "0-1,3", "queue", "4096"),
             TestScenario.SERVER).inference();
         assertEquals(64, s.maxBatchSize());
         assertEquals(1_500, s.batchTimeoutUs());
@@ -59,6 +59,8 @@ class CpuSutOptionsTest
         assertTrue(s.ortSpinning());
         assertEquals(CompletionWaitStrategy.SLEEP, s.workerIdle());
         assertArrayEquals(new int[] {0, 1, 3}, s.workerCpus());
+        assertEquals(4096, s.queueCapacity());
+        assertEquals(4096, s.batcherSettings().queueCapacity());
         assertEquals("batch 64, timeout 1500 us, 3 workers x 2 intra-op threads (spinning), idle SLEEP, pinned to "
             + "CPUs 0,1,3", s.describe());
         assertArrayEquals(new int[0], CpuSutOptions.parse(Map.of("pin", "none"), TestScenario.SERVER).inference()
@@ -152,6 +154,10 @@ class CpuSutOptionsTest
         final IllegalArgumentException negative = assertThrows(IllegalArgumentException.class,
             () -> CpuSutOptions.parse(Map.of("timeout-us", "-5"), TestScenario.OFFLINE));
         assertTrue(negative.getMessage().contains("timeout-us must not be negative"));
+        final IllegalArgumentException queue = assertThrows(IllegalArgumentException.class,
+            () -> CpuSutOptions.parse(Map.of("queue", "1000"), TestScenario.OFFLINE));
+        assertTrue(queue.getMessage().contains("queue must be a power of two of at least the batch size 256"),
+            queue.getMessage());
         final IllegalArgumentException noData = assertThrows(IllegalArgumentException.class,
             () -> CpuSutOptions.parse(Map.of("dataset", "val.npy"), TestScenario.OFFLINE));
         assertTrue(noData.getMessage().contains("needs a model"));

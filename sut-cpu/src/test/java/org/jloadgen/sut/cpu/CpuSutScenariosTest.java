@@ -62,7 +62,7 @@ class CpuSutScenariosTest
             assertEquals(0, offline.stagedBatches());
         }
         try (CpuSut server = CpuSut.open(Runs.fashion(), new InferenceSettings(32, 2_000, 1, 1, false,
-            org.jloadgen.api.CompletionWaitStrategy.BACKOFF, new int[0])))
+            org.jloadgen.api.CompletionWaitStrategy.BACKOFF, new int[0], InferenceSettings.QUEUE_CAPACITY_DEFAULT)))
         {
             final TestResult result = Runs.engine(server, accuracySettings(TestScenario.SERVER),
                 dir.resolve("server"));
@@ -113,16 +113,17 @@ class CpuSutScenariosTest
     void shouldCompleteAShortPerformanceRun(final TestScenario scenario) throws Exception
     {
         final TestSettings settings = new TestSettings().scenario(scenario).mode(TestMode.PERFORMANCE_ONLY)
-            .minDurationMs(300).minQueryCount(200)
+            // Enough queries for early stopping to estimate MultiStream's 99th percentile.
+            .minDurationMs(300).minQueryCount(1_000)
             // Expected latencies far below the real ones, so the engine generates more queries than it needs.
             .singleStreamExpectedLatencyNs(5_000).multiStreamExpectedLatencyNs(10_000)
-            .serverTargetQps(2_000);
+            .serverTargetQps(4_000);
         try (CpuSut sut = CpuSut.open(Runs.fashion(), InferenceSettings.defaults(scenario)))
         {
             final TestResult result = Runs.engine(sut, settings, dir);
             assertEquals(0, result.errorCount(), () -> result.messages().toString());
             final PerformanceSummary p = result.performance().get(0);
-            assertTrue(p.queryCount() >= 200, () -> "queries " + p.queryCount());
+            assertTrue(p.queryCount() >= 1_000, () -> "queries " + p.queryCount());
             assertTrue(p.minDurationMet());
             assertTrue(p.valid(), () -> "INVALID: " + p.minDurationMet() + " " + p.minQueriesMet() + " "
                 + p.perfConstraintsMet() + " " + p.earlyStoppingMet());
