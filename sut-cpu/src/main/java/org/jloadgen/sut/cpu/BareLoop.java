@@ -1,6 +1,8 @@
 package org.jloadgen.sut.cpu;
 
 import java.lang.foreign.Arena;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.lang.foreign.MemorySegment;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -31,8 +33,9 @@ public final class BareLoop
      *
      * @param samples   samples inferred in the measured interval.
      * @param elapsedNs length of the measured interval.
+     * @param cpuNs     CPU time the loop threads used in the measured interval.
      */
-    public record Result(long samples, long elapsedNs)
+    public record Result(long samples, long elapsedNs, long cpuNs)
     {
         /**
          * @return samples per second.
@@ -40,6 +43,14 @@ public final class BareLoop
         public double samplesPerSecond()
         {
             return elapsedNs <= 0 ? 0 : samples * 1e9 / elapsedNs;
+        }
+
+        /**
+         * @return CPU nanoseconds per sample: the inference cost, whatever else the machine runs.
+         */
+        public double cpuNsPerSample()
+        {
+            return samples <= 0 ? 0 : (double)cpuNs / samples;
         }
     }
 
@@ -71,6 +82,7 @@ public final class BareLoop
             throw new IllegalArgumentException("the bare loop needs an output of fixed row size: " + model.describe());
         }
         final AtomicLong samples = new AtomicLong();
+        final AtomicLong cpuNs = new AtomicLong();
         final AtomicReference<Throwable> failure = new AtomicReference<>();
         final long[] window = new long[2];
         final CyclicBarrier start = new CyclicBarrier(threads, () ->
@@ -88,7 +100,7 @@ public final class BareLoop
                 {
                     start.await();
                     samples.addAndGet(loop(model, data, sampleBytes, sampleCount, firstSample, batch, rowBytes,
-                        window[0], window[1]));
+                        window[0], window[1], cpuNs));
                 }
                 catch (final Throwable ex)
                 {
@@ -112,13 +124,14 @@ public final class BareLoop
         {
             throw new IllegalStateException("bare loop failed: " + failure.get(), failure.get());
         }
-        return new Result(samples.get(), durationNs);
+        return new Result(samples.get(), durationNs, cpuNs.get());
     }
 
     private static long loop(final OnnxModel model, final MemorySegment data, final long sampleBytes,
         final long sampleCount, final long firstSample, final int batch, final long rowBytes, final long measureFromNs,
-        final long measureToNs) throws OrtException
+        final long measureToNs, final AtomicLong cpuNs) throws OrtException
     {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
         final long[] inputShape = model.inputShape();
         inputShape[0] = batch;
         final long[] outputShape = model.outputShape();
@@ -133,14 +146,22 @@ public final class BareLoop
                 long position = firstSample;
                 long counted = 0;
                 boolean measuring = false;
+                long cpuStartNs = 0;
+                long cpuEndNs = 0;
                 while (true)
                 {
                     final long nowNs = System.nanoTime();
                     if (nowNs - measureToNs >= 0)
                     {
+                        cpuNs.addAndGet(cpuEndNs - cpuStartNs);
                         return counted;
                     }
-                    measuring = measuring || nowNs - measureFromNs >= 0;
+                    if (!measuring && nowNs - measureFromNs >= 0)
+                    {
+                        measuring = true;
+                        cpuStartNs = threads.getCurrentThreadCpuTime();
+                        cpuEndNs = cpuStartNs;
+                    }
                     if (position + batch > sampleCount)
                     {
                         position = 0;
@@ -155,6 +176,7 @@ public final class BareLoop
                     if (measuring && System.nanoTime() - measureToNs < 0)
                     {
                         counted += batch;
+                        cpuEndNs = threads.getCurrentThreadCpuTime();
                     }
                 }
             }

@@ -116,37 +116,59 @@ public final class CpuSutBenchmark implements Callable<Integer>
             console.println(sut.describe());
             console.println("Offline: bare ONNX Runtime loop vs JLoadGen, " + seconds + " s each, same session, batch "
                 + s.maxBatchSize() + ", " + s.workers() + " thread(s)");
+            final double[] ratios = new double[rounds];
+            final double[] cpuRatios = new double[rounds];
             double bareSum = 0;
             double jlgSum = 0;
             for (int r = 1; r <= rounds; r++)
             {
                 // Alternate the order so that a drift in machine load does not favour one side.
-                final double bare;
-                final PerformanceSummary jlg;
+                final BareLoop.Result bare;
+                final OfflineRun jlg;
                 if (r % 2 == 1)
                 {
                     bare = bare(sut);
-                    jlg = offlineRun(sut, bare, r);
+                    jlg = offlineRun(sut, bare.samplesPerSecond(), r);
                 }
                 else
                 {
-                    final double previous = bareSum / (r - 1);
-                    jlg = offlineRun(sut, previous, r);
+                    jlg = offlineRun(sut, bareSum / (r - 1), r);
                     bare = bare(sut);
                 }
-                bareSum += bare;
-                jlgSum += jlg.samplesPerSecond();
-                console.printf(Locale.ROOT, "  round %d: bare %.0f samples/s, JLoadGen %.0f samples/s (%s), "
-                    + "ratio %.3f%n", r, bare, jlg.samplesPerSecond(), jlg.valid() ? "VALID" : "INVALID",
-                    jlg.samplesPerSecond() / bare);
+                bareSum += bare.samplesPerSecond();
+                jlgSum += jlg.summary().samplesPerSecond();
+                ratios[r - 1] = jlg.summary().samplesPerSecond() / bare.samplesPerSecond();
+                cpuRatios[r - 1] = bare.cpuNsPerSample() / jlg.cpuNsPerSample();
+                console.printf(Locale.ROOT, "  round %d: bare %.0f samples/s (%.2f us CPU/sample), JLoadGen %.0f "
+                    + "samples/s (%.2f us CPU/sample, %s), ratio %.3f, CPU ratio %.3f; load %s%n", r,
+                    bare.samplesPerSecond(), bare.cpuNsPerSample() / 1e3, jlg.summary().samplesPerSecond(),
+                    jlg.cpuNsPerSample() / 1e3, jlg.summary().valid() ? "VALID" : "INVALID", ratios[r - 1],
+                    cpuRatios[r - 1], loadAverage());
             }
-            console.printf(Locale.ROOT, "  mean: bare %.0f, JLoadGen %.0f samples/s, ratio %.3f; zero-copy batches "
-                + "%d, staged %d%n", bareSum / rounds, jlgSum / rounds, jlgSum / bareSum, sut.zeroCopyBatches(),
+            java.util.Arrays.sort(ratios);
+            java.util.Arrays.sort(cpuRatios);
+            console.printf(Locale.ROOT, "  mean: bare %.0f, JLoadGen %.0f samples/s, ratio of means %.3f, median "
+                + "ratio %.3f, median CPU-per-sample ratio %.3f; zero-copy batches %d, staged %d%n", bareSum / rounds,
+                jlgSum / rounds, jlgSum / bareSum, ratios[rounds / 2], cpuRatios[rounds / 2], sut.zeroCopyBatches(),
                 sut.stagedBatches());
         }
     }
 
-    private double bare(final CpuSut sut)
+    /**
+     * A JLoadGen Offline run and the CPU time its workers used.
+     *
+     * @param summary the run's results.
+     * @param cpuNs   CPU time of the SUT's worker threads during the run.
+     */
+    private record OfflineRun(PerformanceSummary summary, long cpuNs)
+    {
+        double cpuNsPerSample()
+        {
+            return (double)cpuNs / summary.sampleCount();
+        }
+    }
+
+    private BareLoop.Result bare(final CpuSut sut)
     {
         final SampleStoreLibrary library = sut.library();
         final long[] set = LongStream.range(0, library.performanceSampleCount()).toArray();
@@ -155,7 +177,7 @@ public final class CpuSutBenchmark implements Callable<Integer>
         {
             final InferenceSettings s = sut.settings();
             return BareLoop.run(sut.model(), library.store().slab(), library.store().source().sampleBytes(0),
-                s.maxBatchSize(), s.workers(), 1_000_000_000L, seconds * 1_000_000_000L).samplesPerSecond();
+                s.maxBatchSize(), s.workers(), 1_000_000_000L, seconds * 1_000_000_000L);
         }
         finally
         {
@@ -163,12 +185,29 @@ public final class CpuSutBenchmark implements Callable<Integer>
         }
     }
 
-    private PerformanceSummary offlineRun(final CpuSut sut, final double expectedQps, final int round)
+    private OfflineRun offlineRun(final CpuSut sut, final double expectedQps, final int round)
     {
-        // 1.1 x expected QPS x min_duration samples: the run lasts about 1.1 x --seconds at the bare loop's rate.
+        // 1.1 x 1.2 x bare rate x min_duration samples: about 1.3 x --seconds at the bare loop's rate, long enough
+        // to stay VALID when the machine is a little faster than during the bare loop.
         final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE)
-            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).offlineExpectedQps(expectedQps);
-        return run(sut, settings, out.resolve("offline-" + round)).performance().get(0);
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).offlineExpectedQps(1.2 * expectedQps);
+        final long cpuBeforeNs = workerCpuNs(sut);
+        final PerformanceSummary summary = run(sut, settings, out.resolve("offline-" + round)).performance().get(0);
+        return new OfflineRun(summary, workerCpuNs(sut) - cpuBeforeNs);
+    }
+
+    private static long workerCpuNs(final CpuSut sut)
+    {
+        final java.lang.management.ThreadMXBean threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (final java.lang.management.ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds()))
+        {
+            if (info != null && info.getThreadName().startsWith(sut.name() + "-worker-"))
+            {
+                total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return total;
     }
 
     private void server(final Map<String, String> options, final PrintStream console)

@@ -43,7 +43,8 @@ class CpuSutOptionsTest
         assertTrue(multi.maxBatchSize() >= 8, "a default MultiStream query is one batch");
         final InferenceSettings server = InferenceSettings.defaults(TestScenario.SERVER);
         assertTrue(server.batchTimeoutUs() > 0);
-        assertTrue(server.maxBatchSize() < InferenceSettings.defaults(TestScenario.OFFLINE).maxBatchSize());
+        assertTrue(server.maxBatchSize() <= InferenceSettings.defaults(TestScenario.OFFLINE).maxBatchSize());
+        assertEquals(2, server.workers());
     }
 
     @Test
@@ -156,7 +157,7 @@ class CpuSutOptionsTest
         assertTrue(negative.getMessage().contains("timeout-us must not be negative"));
         final IllegalArgumentException queue = assertThrows(IllegalArgumentException.class,
             () -> CpuSutOptions.parse(Map.of("queue", "1000"), TestScenario.OFFLINE));
-        assertTrue(queue.getMessage().contains("queue must be a power of two of at least the batch size 256"),
+        assertTrue(queue.getMessage().contains("queue must be a power of two of at least the batch size 128"),
             queue.getMessage());
         final IllegalArgumentException noData = assertThrows(IllegalArgumentException.class,
             () -> CpuSutOptions.parse(Map.of("dataset", "val.npy"), TestScenario.OFFLINE));

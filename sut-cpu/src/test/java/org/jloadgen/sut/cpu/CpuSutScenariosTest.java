@@ -95,14 +95,16 @@ class CpuSutScenariosTest
     {
         try (CpuSut sut = CpuSut.open(Runs.fashion(), InferenceSettings.defaults(TestScenario.OFFLINE)))
         {
-            // 25,000 samples: two and a half passes over the loaded set, so two batches wrap around it.
+            // 25,000 samples: two and a half passes over the loaded set, wrapping around it twice.
             final TestResult result = Runs.engine(sut, new TestSettings().scenario(TestScenario.OFFLINE)
                 .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(0).minQueryCount(25_000), dir);
             final PerformanceSummary p = result.performance().get(0);
             assertEquals(25_000, p.sampleCount());
             assertEquals(0, result.errorCount(), () -> result.messages().toString());
             assertTrue(result.valid());
-            assertEquals(2, sut.stagedBatches());
+            // Only a batch that crosses the end of the loaded set is copied: at most one per wrap.
+            assertTrue(sut.stagedBatches() <= 2, () -> "staged " + sut.stagedBatches());
+            assertTrue(sut.zeroCopyBatches() >= 25_000 / InferenceSettings.OFFLINE_BATCH_DEFAULT - 2);
             final MlLogParser log = MlLogParser.parse(result.detailFile());
             assertEquals("VALID", log.value("result_validity"));
         }
