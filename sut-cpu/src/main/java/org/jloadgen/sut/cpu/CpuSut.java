@@ -6,6 +6,7 @@ import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
@@ -188,11 +189,11 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
     {
         final long[] first = source.sampleShape(0);
         model.checkSamples(source.dtype(), first, source.description());
-        if (source instanceof FileSetSource files)
+        if (source instanceof final FileSetSource files)
         {
             for (long i = 1; i < source.sampleCount(); i++)
             {
-                if (!java.util.Arrays.equals(first, source.sampleShape(i)))
+                if (!Arrays.equals(first, source.sampleShape(i)))
                 {
                     throw new IllegalArgumentException("dataset " + source.description() + ": sample " + i + " ("
                         + files.file(i) + ") is " + TensorTypes.format(source.sampleShape(i), null) + ", sample 0 is "

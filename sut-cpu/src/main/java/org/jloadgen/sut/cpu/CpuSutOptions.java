@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.BitSet;
@@ -147,7 +148,7 @@ public final class CpuSutOptions
         {
             lines = Files.readAllLines(file, StandardCharsets.UTF_8);
         }
-        catch (final java.nio.file.NoSuchFileException ex)
+        catch (final NoSuchFileException ex)
         {
             throw new IllegalArgumentException("descriptor not found: " + file, ex);
         }

@@ -1,5 +1,8 @@
 package org.jloadgen.sut.cpu;
 
+import java.util.Arrays;
+import java.util.Objects;
+
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.sut.BatcherSettings;
@@ -124,15 +127,15 @@ public record InferenceSettings(
         return other instanceof final InferenceSettings that && maxBatchSize == that.maxBatchSize
             && batchTimeoutUs == that.batchTimeoutUs && workers == that.workers
             && intraOpThreads == that.intraOpThreads && ortSpinning == that.ortSpinning
-            && workerIdle == that.workerIdle && java.util.Arrays.equals(workerCpus, that.workerCpus)
+            && workerIdle == that.workerIdle && Arrays.equals(workerCpus, that.workerCpus)
             && queueCapacity == that.queueCapacity;
     }
 
     @Override
     public int hashCode()
     {
-        return java.util.Objects.hash(maxBatchSize, batchTimeoutUs, workers, intraOpThreads, ortSpinning, workerIdle,
-            queueCapacity) * 31 + java.util.Arrays.hashCode(workerCpus);
+        return Objects.hash(maxBatchSize, batchTimeoutUs, workers, intraOpThreads, ortSpinning, workerIdle,
+            queueCapacity) * 31 + Arrays.hashCode(workerCpus);
     }
 
     @Override

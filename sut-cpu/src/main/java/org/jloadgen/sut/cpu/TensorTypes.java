@@ -1,6 +1,7 @@
 package org.jloadgen.sut.cpu;
 
 import java.nio.ByteOrder;
+import java.util.Locale;
 import java.util.StringJoiner;
 
 import ai.onnxruntime.OnnxJavaType;
@@ -91,7 +92,7 @@ final class TensorTypes
             case BFLOAT16 -> "bfloat16";
             case STRING -> "string";
             case UNKNOWN -> "an element type the Java API does not support";
-            default -> type.name().toLowerCase(java.util.Locale.ROOT);
+            default -> type.name().toLowerCase(Locale.ROOT);
         };
     }
 
