@@ -23,10 +23,13 @@ import org.jloadgen.spi.DefaultJob;
  * the logs in {@code out/default/accuracy} and {@code out/default/performance}.
  * <p>
  * The Offline query must keep the SUT busy for at least {@code min_duration} (10 s) to be VALID, so its size comes
- * from a one-second calibration: a bare ONNX Runtime loop ({@link BareLoop}) with the SUT's batch size and worker
- * count measures the machine's throughput now, and {@code offline_expected_qps} is {@value #EXPECTED_QPS_FACTOR}
- * times that. The run then lasts about 1.1 x {@value #EXPECTED_QPS_FACTOR} x 10 s = 16.5 s, VALID unless the run
- * is over 1.65 times faster than the calibration, and under two minutes unless it is over 6 times slower.
+ * from a calibration: a bare ONNX Runtime loop ({@link BareLoop}) with the SUT's batch size and worker count runs
+ * {@value #CALIBRATION_WINDOWS} windows of {@value #CALIBRATION_WINDOW_MS} ms, and {@code offline_expected_qps} is
+ * {@value #EXPECTED_QPS_FACTOR} times the fastest window. Taking the fastest window matters on a shared machine,
+ * whose neighbours can halve the rate from one second to the next: the run must not outpace the calibration (it
+ * once ran 1.56 times faster than the fastest window). The run then lasts about 1.1 x {@value #EXPECTED_QPS_FACTOR}
+ * x 10 s = 22 s at the calibrated rate, VALID unless it runs over 2.2 times faster than the fastest window, and
+ * under two minutes unless over 5 times slower.
  */
 public final class CpuDefaultJob implements DefaultJob
 {
@@ -39,11 +42,13 @@ public final class CpuDefaultJob implements DefaultJob
     /** {@code min_duration} of the performance run. */
     public static final long MIN_DURATION_MS_DEFAULT = 10_000;
     /** {@code offline_expected_qps} over the calibrated throughput. */
-    public static final double EXPECTED_QPS_FACTOR = 1.5;
+    public static final double EXPECTED_QPS_FACTOR = 2.0;
     /** Calibration warm-up. */
-    public static final long CALIBRATION_WARMUP_MS = 300;
-    /** Calibration measurement. */
-    public static final long CALIBRATION_MS = 1_000;
+    public static final long CALIBRATION_WARMUP_MS = 500;
+    /** One calibration window. */
+    public static final long CALIBRATION_WINDOW_MS = 300;
+    /** Calibration windows; the fastest counts. */
+    public static final int CALIBRATION_WINDOWS = 4;
 
     private static final int EXIT_VALID = 0;
     private static final int EXIT_INVALID = 3;
@@ -131,8 +136,8 @@ public final class CpuDefaultJob implements DefaultJob
             final double expectedQps = Math.floor(measured * EXPECTED_QPS_FACTOR);
             out.println();
             out.println(String.format(Locale.ROOT, "Calibration: a bare ONNX Runtime loop (batch %d, %d thread%s) "
-                + "ran %.0f samples/s; offline_expected_qps = %.0f", inference.maxBatchSize(), inference.workers(),
-                inference.workers() == 1 ? "" : "s", measured, expectedQps));
+                + "ran up to %.0f samples/s; offline_expected_qps = %.0f", inference.maxBatchSize(),
+                inference.workers(), inference.workers() == 1 ? "" : "s", measured, expectedQps));
             out.println("[2/2] PerformanceOnly, Offline: min_duration " + minDurationMs + " ms, logs in "
                 + performanceDir);
             final TestResult performance = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
@@ -184,7 +189,8 @@ public final class CpuDefaultJob implements DefaultJob
 
     /**
      * @param sut the SUT, nothing loaded.
-     * @return samples per second of a bare loop with the SUT's batch size and worker count over its whole dataset.
+     * @return samples per second of a bare loop with the SUT's batch size and worker count over its whole dataset,
+     *         in the fastest of the calibration windows.
      */
     static double calibrate(final CpuSut sut)
     {
@@ -194,9 +200,15 @@ public final class CpuDefaultJob implements DefaultJob
         try
         {
             final InferenceSettings s = sut.settings();
-            return BareLoop.run(sut.model(), library.store().slab(), library.store().source().sampleBytes(0),
-                s.maxBatchSize(), s.workers(), CALIBRATION_WARMUP_MS * 1_000_000L, CALIBRATION_MS * 1_000_000L)
-                .samplesPerSecond();
+            double fastest = 0;
+            for (int w = 0; w < CALIBRATION_WINDOWS; w++)
+            {
+                fastest = Math.max(fastest, BareLoop.run(sut.model(), library.store().slab(),
+                    library.store().source().sampleBytes(0), s.maxBatchSize(), s.workers(),
+                    w == 0 ? CALIBRATION_WARMUP_MS * 1_000_000L : 0, CALIBRATION_WINDOW_MS * 1_000_000L)
+                    .samplesPerSecond());
+            }
+            return fastest;
         }
         finally
         {

@@ -49,7 +49,8 @@ public final class CpuSutBenchmark implements Callable<Integer>
     @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
     long seconds;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Offline rounds of bare loop + JLoadGen (default: 3).")
+    @Option(names = "--rounds", defaultValue = "3",
+        description = "Offline rounds of bare loop + JLoadGen (default: 3).")
     int rounds;
 
     @Option(names = "--server-qps", split = ",", defaultValue = "10000,50000,100000,150000",

@@ -202,7 +202,8 @@ public final class FashionMnist
 
     private static String sha(final String metadata, final String file) throws IOException
     {
-        final Matcher m = Pattern.compile("\"" + Pattern.quote(file) + "\"\\s*:\\s*\"([0-9a-f]{64})\"").matcher(metadata);
+        final Matcher m = Pattern.compile("\"" + Pattern.quote(file) + "\"\\s*:\\s*\"([0-9a-f]{64})\"")
+            .matcher(metadata);
         if (!m.find())
         {
             throw new IOException("model.json has no SHA-256 for " + file);

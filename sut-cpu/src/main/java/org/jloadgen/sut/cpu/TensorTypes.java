@@ -75,7 +75,8 @@ final class TensorTypes
      */
     static boolean usable(final DType dtype)
     {
-        return onnxType(dtype) != OnnxJavaType.UNKNOWN && (dtype.order() == null || dtype.order() == ByteOrder.nativeOrder());
+        return onnxType(dtype) != OnnxJavaType.UNKNOWN
+            && (dtype.order() == null || dtype.order() == ByteOrder.nativeOrder());
     }
 
     /**

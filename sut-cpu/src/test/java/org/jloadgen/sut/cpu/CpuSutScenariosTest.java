@@ -58,7 +58,8 @@ class CpuSutScenariosTest
         try (CpuSut offline = CpuSut.open(Runs.fashion(), InferenceSettings.defaults(TestScenario.OFFLINE)))
         {
             Runs.engine(offline, accuracySettings(TestScenario.OFFLINE), dir.resolve("offline"));
-            assertTrue(offline.zeroCopyBatches() >= FashionMnist.SAMPLE_COUNT / InferenceSettings.OFFLINE_BATCH_DEFAULT);
+            assertTrue(offline.zeroCopyBatches()
+                >= FashionMnist.SAMPLE_COUNT / InferenceSettings.OFFLINE_BATCH_DEFAULT);
             assertEquals(0, offline.stagedBatches());
         }
         try (CpuSut server = CpuSut.open(Runs.fashion(), new InferenceSettings(32, 2_000, 1, 1, false,
