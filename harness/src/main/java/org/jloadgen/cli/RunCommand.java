@@ -218,9 +218,13 @@ public final class RunCommand implements Callable<Integer>
     }
 
     /**
-     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid.
+     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid. Also
+     * for default jobs that drive the engine themselves.
+     *
+     * @param runner the test.
+     * @return its result.
      */
-    static TestResult runAbortable(final TestRunner runner)
+    public static TestResult runAbortable(final TestRunner runner)
     {
         final CountDownLatch done = new CountDownLatch(1);
         final Thread hook = new Thread(() ->

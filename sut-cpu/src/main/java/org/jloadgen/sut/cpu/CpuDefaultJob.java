@@ -12,6 +12,7 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.RunCommand;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.samples.SampleStoreLibrary;
@@ -161,30 +162,13 @@ public final class CpuDefaultJob implements DefaultJob
         final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(printSummary);
         // Offline's issue thread only waits for the end: parking keeps both cores for inference.
         final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP);
-        final TestRunner runner = new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out);
-        final Thread hook = new Thread(() -> runner.abort("interrupted by a signal (SIGINT/SIGTERM)"),
-            "jloadgen-default-abort");
-        Runtime.getRuntime().addShutdownHook(hook);
-        try
+        final TestResult result = RunCommand.runAbortable(
+            new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out));
+        for (final String message : result.messages())
         {
-            final TestResult result = runner.run();
-            for (final String message : result.messages())
-            {
-                err.println("jloadgen: " + message);
-            }
-            return result;
+            err.println("jloadgen: " + message);
         }
-        finally
-        {
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // Shutting down already: the hook is aborting the run.
-            }
-        }
+        return result;
     }
 
     /**

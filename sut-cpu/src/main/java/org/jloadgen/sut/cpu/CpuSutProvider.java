@@ -51,10 +51,7 @@ public final class CpuSutProvider implements SutProvider
         {
             final ModelDescriptor embedded = FashionMnist.prepare(
                 options.cacheDir() != null ? options.cacheDir() : FashionMnist.defaultCacheDir());
-            model = options.sutName() == null ? embedded : new ModelDescriptor(options.sutName(), embedded.modelFile(),
-                embedded.dataset(), embedded.labels(), embedded.inputName(), embedded.outputName(), embedded.dtype(),
-                embedded.sampleShape(), embedded.headerBytes(), embedded.sampleCount(), embedded.fileGlob(),
-                embedded.performanceCount(), embedded.placement(), embedded.labelOffset(), embedded.preprocessing());
+            model = options.sutName() == null ? embedded : embedded.withSutName(options.sutName());
         }
         return new Instance(CpuSut.open(model, options.inference()));
     }

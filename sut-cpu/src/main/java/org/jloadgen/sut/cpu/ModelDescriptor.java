@@ -74,6 +74,16 @@ public record ModelDescriptor(
     }
 
     /**
+     * @param name a SUT name.
+     * @return this descriptor logged under that name.
+     */
+    public ModelDescriptor withSutName(final String name)
+    {
+        return new ModelDescriptor(name, modelFile, dataset, labels, inputName, outputName, dtype, sampleShape,
+            headerBytes, sampleCount, fileGlob, performanceCount, placement, labelOffset, preprocessing);
+    }
+
+    /**
      * @return the raw sample shape, copied, or {@code null}.
      */
     @Override
