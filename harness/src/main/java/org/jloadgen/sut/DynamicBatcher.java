@@ -76,7 +76,7 @@ public final class DynamicBatcher
                     idle.reset();
                     // Resume only when a quarter of the ring (or the rest of the query) fits: one wake-up per
                     // many batches instead of one per batch, so the waiting issue thread leaves the cores alone.
-                    final long room = Math.min(n - i, capacity >> 2);
+                    final long room = Math.max(1, Math.min(n - i, capacity >> 2));
                     while (producer - (consumerCache = consumerIndex.getAcquire()) > capacity - room)
                     {
                         if (!running)

@@ -352,6 +352,31 @@ class DynamicBatcherTest
     }
 
     @Test
+    void shouldNeverOverwriteQueuedSamplesInATinyRing() throws Exception
+    {
+        final DynamicBatcher b = batcher(1, 0, 2);
+        final SampleBatch batch = new SampleBatch(1);
+        final Thread producer = Thread.ofPlatform().start(() -> b.offer(query(1, 50), new YieldingIdleStrategy()));
+        final List<Long> seen = new ArrayList<>();
+        assertTimeoutPreemptively(LIMIT, () ->
+        {
+            while (seen.size() < 50)
+            {
+                assertTrue(b.queued() <= 2);
+                if (b.nextBatch(batch, new NoOpIdleStrategy()) == 1)
+                {
+                    seen.add(batch.responseId(0));
+                }
+            }
+            producer.join();
+        });
+        for (int i = 0; i < 50; i++)
+        {
+            assertEquals(i + 1, seen.get(i));
+        }
+    }
+
+    @Test
     void shouldReleaseAProducerWaitingForRoomWhenStopped() throws Exception
     {
         final DynamicBatcher b = batcher(4, 0, 8);
