@@ -167,7 +167,8 @@ public final class RunCommand implements Callable<Integer>
     {
         final PrintStream stdout = System.out;
         final PrintStream stderr = System.err;
-        if (spec.commandLine().getParseResult().originalArgs().isEmpty())
+        // originalArgs() holds the whole command line ("run" included); matchedArgs() only this command's own.
+        if (spec.commandLine().getParseResult().matchedArgs().isEmpty())
         {
             return defaultJob(stdout, stderr);
         }
@@ -245,9 +246,13 @@ public final class RunCommand implements Callable<Integer>
     }
 
     /**
-     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid.
+     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid. Also
+     * for default jobs that drive the engine themselves.
+     *
+     * @param runner the test.
+     * @return its result.
      */
-    static TestResult runAbortable(final TestRunner runner)
+    public static TestResult runAbortable(final TestRunner runner)
     {
         final CountDownLatch done = new CountDownLatch(1);
         final Thread hook = new Thread(() ->

@@ -11,13 +11,18 @@ import org.jloadgen.record.PaddedCounter;
  * or what has arrived {@code batchTimeoutUs} after a batch's first sample, or everything queued after a flush.
  * <p>
  * The issue thread is the single producer: {@link #offer} copies ids, indices and positions into a ring of
- * primitive arrays and publishes once per query (release). Workers follow a leader/follower scheme: one worker
+ * primitive arrays and publishes once per query (release); a query of more than {@value #PUBLISH_CHUNK} samples
+ * (Offline) is published every {@value #PUBLISH_CHUNK} samples as it is copied, so workers start on its first
+ * batches while the rest is still being queued. Workers follow a leader/follower scheme: one worker
  * at a time holds the leader flag, forms a batch from the ring, advances the consumer index (release) and
  * drops the flag before it runs the batch, so batch formation needs no lock and the worker that formed a
  * batch runs it without a hand-off. Nothing here allocates after construction.
  */
 public final class DynamicBatcher
 {
+    /** Samples of a large query published at a time (a power of two). */
+    public static final int PUBLISH_CHUNK = 1024;
+
     private final int capacity;
     private final int mask;
     private final int maxBatchSize;
@@ -69,7 +74,10 @@ public final class DynamicBatcher
                 {
                     producerIndex.setRelease(producer);
                     idle.reset();
-                    while (producer - (consumerCache = consumerIndex.getAcquire()) >= capacity)
+                    // Resume only when a quarter of the ring (or the rest of the query) fits: one wake-up per
+                    // many batches instead of one per batch, so the waiting issue thread leaves the cores alone.
+                    final long room = Math.max(1, Math.min(n - i, capacity >> 2));
+                    while (producer - (consumerCache = consumerIndex.getAcquire()) > capacity - room)
                     {
                         if (!running)
                         {
@@ -85,6 +93,11 @@ public final class DynamicBatcher
             positions[slot] = samples.loadedPosition(i);
             arrivalNs[slot] = nowNs;
             producer++;
+            if (n > PUBLISH_CHUNK && (i & (PUBLISH_CHUNK - 1)) == PUBLISH_CHUNK - 1)
+            {
+                // Without this, an Offline query's first batch would wait until the whole ring is filled.
+                producerIndex.setRelease(producer);
+            }
         }
         producerIndex.setRelease(producer);
         return true;

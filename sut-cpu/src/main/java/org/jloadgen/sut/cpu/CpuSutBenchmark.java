@@ -1,0 +1,280 @@
+package org.jloadgen.sut.cpu;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.stream.LongStream;
+
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.samples.SampleStoreLibrary;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The CPU SUT's benchmark (not a test; {@code sut-cpu/README.md} has the command and the figures):
+ * <ol>
+ * <li>Offline throughput through JLoadGen against the same ONNX Runtime session driven by a bare Java loop
+ * ({@link BareLoop}) with the same batch size and thread count, alternating the two for several rounds so that
+ * drifting machine load hits both alike; prints each pair and the ratio.</li>
+ * <li>Server runs at a list of target QPS: completed samples/s, p50/p99 latency and validity.</li>
+ * </ol>
+ * Runs the embedded Fashion-MNIST model unless {@code --sut-opt model-file=... --sut-opt dataset=...} say otherwise.
+ */
+@Command(name = "cpu-sut-benchmark", mixinStandardHelpOptions = true,
+    description = "Offline throughput of the CPU SUT through JLoadGen vs a bare ONNX Runtime loop; Server sweep.")
+public final class CpuSutBenchmark implements Callable<Integer>
+{
+    @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
+    long seconds;
+
+    @Option(names = "--rounds", defaultValue = "3",
+        description = "Offline rounds of bare loop + JLoadGen (default: 3).")
+    int rounds;
+
+    @Option(names = "--server-qps", split = ",", defaultValue = "10000,50000,100000,150000",
+        description = "Server target QPS to run, comma-separated (default: ${DEFAULT-VALUE}).")
+    List<Double> serverQps = new ArrayList<>();
+
+    @Option(names = "--no-server", description = "Skip the Server runs.")
+    boolean noServer;
+
+    @Option(names = "--no-offline", description = "Skip the Offline comparison.")
+    boolean noOffline;
+
+    @Option(names = "--server-wait", defaultValue = "SLEEP",
+        description = "Server issue thread wait: SPIN, YIELD, SLEEP or HYBRID (default: ${DEFAULT-VALUE}).")
+    ServerWaitStrategy serverWait;
+
+    @Option(names = "--completion-wait", defaultValue = "SLEEP",
+        description = "Issue thread completion wait (default: ${DEFAULT-VALUE}).")
+    CompletionWaitStrategy completionWait;
+
+    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", description = "A cpu SUT option, as for jloadgen run.")
+    List<String> sutOptions = new ArrayList<>();
+
+    @Option(names = "--out", defaultValue = "out/bench-cpu", description = "Log folder (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    /**
+     * @param args see {@code --help}.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new CpuSutBenchmark()).execute(args));
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintStream console = System.out;
+        final Map<String, String> options = new HashMap<>();
+        for (final String kv : sutOptions)
+        {
+            final int eq = kv.indexOf('=');
+            if (eq <= 0)
+            {
+                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
+            }
+            options.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+        }
+        console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
+            loadAverage());
+        if (!noOffline)
+        {
+            offline(options, console);
+        }
+        if (!noServer)
+        {
+            server(options, console);
+        }
+        console.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
+        return 0;
+    }
+
+    private void offline(final Map<String, String> options, final PrintStream console)
+    {
+        try (CpuSutProvider.Instance instance = CpuSutProvider.instance(
+            CpuSutOptions.parse(options, TestScenario.OFFLINE)))
+        {
+            final CpuSut sut = instance.cpuSut();
+            final InferenceSettings s = sut.settings();
+            console.println(sut.describe());
+            console.println("Offline: bare ONNX Runtime loop vs JLoadGen, " + seconds + " s each, same session, batch "
+                + s.maxBatchSize() + ", " + s.workers() + " thread(s)");
+            final double[] ratios = new double[rounds];
+            final double[] cpuRatios = new double[rounds];
+            double bareSum = 0;
+            double jlgSum = 0;
+            for (int r = 1; r <= rounds; r++)
+            {
+                // Alternate the order so that a drift in machine load does not favour one side.
+                final BareLoop.Result bare;
+                final OfflineRun jlg;
+                if (r % 2 == 1)
+                {
+                    bare = bare(sut);
+                    jlg = offlineRun(sut, bare.samplesPerSecond(), r);
+                }
+                else
+                {
+                    jlg = offlineRun(sut, bareSum / (r - 1), r);
+                    bare = bare(sut);
+                }
+                bareSum += bare.samplesPerSecond();
+                jlgSum += jlg.summary().samplesPerSecond();
+                ratios[r - 1] = jlg.summary().samplesPerSecond() / bare.samplesPerSecond();
+                cpuRatios[r - 1] = bare.cpuNsPerSample() / jlg.cpuNsPerSample();
+                // Busy: CPU time of the inference threads over their wall time; below 100% the neighbours had
+                // the cores (or the threads waited), which explains a throughput gap that CPU per sample does not.
+                final double bareBusy = bare.cpuNs() / (double)(s.workers() * bare.elapsedNs());
+                final double jlgBusy = jlg.cpuNsPerSample() * jlg.summary().samplesPerSecond() / (1e9 * s.workers());
+                console.printf(Locale.ROOT, "  round %d: bare %.0f samples/s (%.2f us CPU/sample, busy %.0f%%), "
+                    + "JLoadGen %.0f samples/s (%.2f us CPU/sample, busy %.0f%%, %s), ratio %.3f, CPU ratio %.3f; "
+                    + "load %s%n", r, bare.samplesPerSecond(), bare.cpuNsPerSample() / 1e3, 100 * bareBusy,
+                    jlg.summary().samplesPerSecond(), jlg.cpuNsPerSample() / 1e3, 100 * jlgBusy,
+                    jlg.summary().valid() ? "VALID" : "INVALID", ratios[r - 1], cpuRatios[r - 1], loadAverage());
+            }
+            Arrays.sort(ratios);
+            Arrays.sort(cpuRatios);
+            console.printf(Locale.ROOT, "  mean: bare %.0f, JLoadGen %.0f samples/s, ratio of means %.3f, median "
+                + "ratio %.3f, median CPU-per-sample ratio %.3f; zero-copy batches %d, staged %d%n", bareSum / rounds,
+                jlgSum / rounds, jlgSum / bareSum, ratios[rounds / 2], cpuRatios[rounds / 2], sut.zeroCopyBatches(),
+                sut.stagedBatches());
+        }
+    }
+
+    /**
+     * A JLoadGen Offline run and the CPU time its workers used.
+     *
+     * @param summary the run's results.
+     * @param cpuNs   CPU time of the SUT's worker threads during the run.
+     */
+    private record OfflineRun(PerformanceSummary summary, long cpuNs)
+    {
+        double cpuNsPerSample()
+        {
+            return (double)cpuNs / summary.sampleCount();
+        }
+    }
+
+    private BareLoop.Result bare(final CpuSut sut)
+    {
+        final SampleStoreLibrary library = sut.library();
+        final long[] set = LongStream.range(0, library.performanceSampleCount()).toArray();
+        library.loadSamplesToRam(set);
+        try
+        {
+            final InferenceSettings s = sut.settings();
+            return BareLoop.run(sut.model(), library.store().slab(), library.store().source().sampleBytes(0),
+                s.maxBatchSize(), s.workers(), 1_000_000_000L, seconds * 1_000_000_000L);
+        }
+        finally
+        {
+            library.unloadSamplesFromRam(set);
+        }
+    }
+
+    private OfflineRun offlineRun(final CpuSut sut, final double expectedQps, final int round)
+    {
+        // 1.1 x 1.5 x bare rate x min_duration samples: about 1.65 x --seconds at the bare loop's rate, long enough
+        // to stay VALID when the machine is a little faster than during the bare loop.
+        final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE)
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).offlineExpectedQps(1.5 * expectedQps);
+        final long cpuBeforeNs = workerCpuNs(sut);
+        final PerformanceSummary summary = run(sut, settings, out.resolve("offline-" + round)).performance().get(0);
+        return new OfflineRun(summary, workerCpuNs(sut) - cpuBeforeNs);
+    }
+
+    private static long workerCpuNs(final CpuSut sut)
+    {
+        final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+        long total = 0;
+        for (final ThreadInfo info : threads.getThreadInfo(threads.getAllThreadIds()))
+        {
+            if (info != null && info.getThreadName().startsWith(sut.name() + "-worker-"))
+            {
+                total += Math.max(0, threads.getThreadCpuTime(info.getThreadId()));
+            }
+        }
+        return total;
+    }
+
+    private void server(final Map<String, String> options, final PrintStream console)
+    {
+        try (CpuSutProvider.Instance instance = CpuSutProvider.instance(
+            CpuSutOptions.parse(options, TestScenario.SERVER)))
+        {
+            final CpuSut sut = instance.cpuSut();
+            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + serverWait
+                + "; target latency 100 ms (p99)");
+            for (final double qps : serverQps)
+            {
+                final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
+                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
+                final TestResult result = run(sut, settings, out.resolve(String.format(Locale.ROOT, "server-%.0f",
+                    qps)));
+                final PerformanceSummary p = result.performance().get(0);
+                final int p50 = index(0.50);
+                final int p99 = index(0.99);
+                console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
+                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(p50) / 1e3,
+                    p.sampleLatencyPercentileNs(p99) / 1e3, p.valid() ? "VALID" : "INVALID",
+                    result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
+            }
+        }
+    }
+
+    private static int index(final double percentile)
+    {
+        final double[] all = PerformanceSummary.percentiles();
+        for (int i = 0; i < all.length; i++)
+        {
+            if (Math.abs(all[i] - percentile) < 1e-9)
+            {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no percentile " + percentile);
+    }
+
+    private TestResult run(final CpuSut sut, final TestSettings settings, final Path dir)
+    {
+        final EngineOptions engine = new EngineOptions().serverWait(serverWait).completionWait(completionWait);
+        final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(false);
+        return new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), System.out).run();
+    }
+
+    private static String loadAverage()
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown";
+        }
+    }
+}

@@ -1,0 +1,61 @@
+package org.jloadgen.sut.cpu;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+import org.jloadgen.log.MlLogParser;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code jloadgen run} with no arguments: the default job through the real command line, with a short
+ * {@code min_duration} and the logs in a temporary folder.
+ */
+class CpuDefaultJobTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldRunAccuracyAndOfflinePerformanceWhenRunIsGivenNoArguments() throws Exception
+    {
+        final Path out = dir.resolve("default");
+        System.setProperty(CpuDefaultJob.OUT_DIR_PROP_NAME, out.toString());
+        System.setProperty(CpuDefaultJob.MIN_DURATION_MS_PROP_NAME, "1000");
+        final Runs.Cli run;
+        try
+        {
+            run = Runs.cli("run");
+        }
+        finally
+        {
+            System.clearProperty(CpuDefaultJob.OUT_DIR_PROP_NAME);
+            System.clearProperty(CpuDefaultJob.MIN_DURATION_MS_PROP_NAME);
+        }
+
+        assertTrue(run.out().contains("jloadgen: default job: the embedded Fashion-MNIST model"), run.out());
+        assertTrue(run.out().contains("Accuracy: top-1 accuracy: 89.19% (8919 of 10000 samples)"), run.out());
+        assertTrue(run.out().contains("MLPerf Results Summary"), run.out());
+        assertTrue(run.out().contains("Scenario : Offline"), run.out());
+        assertTrue(run.out().contains("  accuracy:    " + out.resolve("accuracy").toAbsolutePath()), run.out());
+        assertTrue(run.out().contains("  performance: " + out.resolve("performance").toAbsolutePath()), run.out());
+
+        final MlLogParser accuracy = MlLogParser.parse(out.resolve("accuracy/mlperf_log_detail.txt"));
+        assertEquals(0, accuracy.errorCount());
+        assertEquals("AccuracyOnly", accuracy.value("effective_test_mode"));
+        assertTrue(Files.size(out.resolve("accuracy/mlperf_log_accuracy.json")) > 10_000 * 80);
+
+        final MlLogParser performance = MlLogParser.parse(out.resolve("performance/mlperf_log_detail.txt"));
+        assertEquals(0, performance.errorCount());
+        assertEquals("Offline", performance.value("effective_scenario"));
+        assertEquals(1000L, ((Number)performance.value("effective_min_duration_ms")).longValue());
+        final String summary = Files.readString(out.resolve("performance/mlperf_log_summary.txt"));
+        // VALID unless the job ran over 2.2 times faster than the fastest calibration window a second before.
+        final boolean valid = summary.contains("Result is : VALID");
+        assertEquals(valid ? 0 : 3, run.exitCode(), run.err());
+        assertTrue(valid || summary.contains("Min duration satisfied : NO"), summary);
+    }
+}
