@@ -186,13 +186,25 @@ public final class RunCommand implements Callable<Integer>
         final SettingsOptions.Loaded loaded = settings.load(stderr);
         final Map<String, String> options = sutOptions();
         final ReplayQueries replayTrace = replay == null ? null : ReplayQueries.read(replay);
-        try (SutInstance instance = provider.create(new SutContext(loaded.settings().scenario(), options,
-            replayTrace != null ? Math.max(qslTotal, replayTrace.maxIndex() + 1) : qslTotal,
-            qslPerformance == null ? qslTotal : qslPerformance)))
+        final LogSettings logs = new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
+            .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
+            .enableTrace(chromeTrace);
+        final SutInstance created;
+        try
         {
-            final LogSettings logs = new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
-                .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
-                .enableTrace(chromeTrace);
+            created = provider.create(new SutContext(loaded.settings().scenario(), options,
+                replayTrace != null ? Math.max(qslTotal, replayTrace.maxIndex() + 1) : qslTotal,
+                qslPerformance == null ? qslTotal : qslPerformance));
+        }
+        catch (final Exception ex)
+        {
+            // No test can run, but the logs still say why, as a failed run's would.
+            final String reason = "SUT '" + sutName + "' could not be started: " + ex.getMessage();
+            final java.nio.file.Path summary = TestRunner.recordStartFailure(logs, loaded.settings(), reason, stdout);
+            throw new IllegalArgumentException(reason + " (logs: " + summary.toAbsolutePath().getParent() + ")", ex);
+        }
+        try (SutInstance instance = created)
+        {
             final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
                 .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
                 .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)

@@ -285,6 +285,41 @@ public final class TestRunner
         }
     }
 
+    /**
+     * Writes the logs of a test that could not start (for example the SUT's model failed to load): the version
+     * and date records, the reason as an {@code error_runtime} record, and a summary whose trailer counts it,
+     * so whoever reads the output directory sees why nothing ran.
+     *
+     * @param logSettings where the logs go.
+     * @param requested   the requested settings.
+     * @param reason      why the test could not start.
+     * @param console     where a summary copy goes, if requested.
+     * @return the summary file.
+     */
+    public static Path recordStartFailure(final LogSettings logSettings, final TestSettings requested,
+        final String reason, final PrintStream console)
+    {
+        final String testDatetime = LocalDateTime.now().format(TEST_DATETIME);
+        final RunFiles files = RunFiles.open(logSettings, testDatetime, false, requested.scenario(),
+            requested.useTokenLatencies(), console);
+        final DetailLog log = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null,
+            System::nanoTime);
+        try
+        {
+            log.stamp();
+            log.log("loadgen_version", VersionInfo.version() + " @ NA");
+            log.log("test_datetime", testDatetime);
+            log.unstamp();
+            log.error("error_runtime", reason);
+        }
+        finally
+        {
+            files.close(log);
+            log.close();
+        }
+        return files.summary();
+    }
+
     private void runPerformance(final EffectiveSettings settings)
     {
         detail.log("generic_message", "Starting performance mode");

@@ -8,7 +8,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.IdleStrategy;
-import org.agrona.concurrent.SleepingMillisIdleStrategy;
+import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
@@ -177,7 +177,8 @@ public final class AccuracyLogCollector implements AutoCloseable
 
     private void run()
     {
-        final IdleStrategy idle = new SleepingMillisIdleStrategy(1);
+        // Spin briefly after work, then back off to 10 ms parks: fast when payloads flow, quiet when idle.
+        final IdleStrategy idle = new BackoffIdleStrategy(10, 10, 10_000, 10_000_000);
         try
         {
             while (running)

@@ -227,4 +227,18 @@ class CliTest
         assertEquals(Main.EXIT_USAGE, o.exitCode());
         assertTrue(o.err().contains(log + ": offset "), o.err());
     }
+
+    @Test
+    void shouldLeaveLogsThatSayWhyWhenTheSutCannotStart() throws IOException
+    {
+        final Outcome o = jloadgen("run", "--no-audit-config", "--sut", "synthetic", "--sut-opt", "servise=fixed:1ms",
+            "--out", dir.toString(), "--quiet");
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertTrue(o.err().contains("unknown synthetic SUT option(s) [servise]"), o.err());
+        final MlLogParser detail = MlLogParser.parse(dir.resolve("mlperf_log_detail.txt"));
+        assertEquals(1, detail.errorCount());
+        assertTrue(String.valueOf(detail.value("error_runtime")).contains("could not be started"));
+        assertTrue(Files.readString(dir.resolve("mlperf_log_summary.txt")).endsWith(
+            "1 ERROR encountered. See detailed log.\n"));
+    }
 }
