@@ -73,8 +73,8 @@ public final class BudgetTable
                 TestScenario.OFFLINE, TEN_S_MS, "null", "offline_expected_qps=300000", MAX_DURATION);
             case OFFLINE_33M -> Configuration.of(id, "Offline, offline_expected_qps=3000000 (33M samples)",
                 TestScenario.OFFLINE, TEN_S_MS, "null", "offline_expected_qps=3000000", MAX_DURATION);
-            case SMOKE -> Configuration.of(id, "SingleStream, 1000 queries (smoke test)", TestScenario.SINGLE_STREAM,
-                0, "null", "min_query_count=1000");
+            case SMOKE -> Configuration.of(id, "SingleStream, 200k queries (smoke test)", TestScenario.SINGLE_STREAM,
+                0, "null", "min_query_count=200000");
             default -> throw new IllegalArgumentException("unknown configuration '" + id + "'; known: " + ALL_IDS);
         };
     }

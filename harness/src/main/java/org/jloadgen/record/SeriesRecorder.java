@@ -136,6 +136,25 @@ public final class SeriesRecorder implements AutoCloseable
     }
 
     /**
+     * Marks every sample pending again, so the same trace can be issued once more (the engine warm-up does, to
+     * spend its time in the issue and completion code rather than in generating traces). Only between series:
+     * no completing thread may hold an id of this recorder.
+     */
+    public void reset()
+    {
+        completions.fill((byte)0);
+        if (firstTokens != null)
+        {
+            firstTokens.fill((byte)0);
+        }
+        if (tokenCounts != null)
+        {
+            tokenCounts.fill((byte)0);
+        }
+        completed.setRelease(0);
+    }
+
+    /**
      * @return the series' trace.
      */
     public Trace trace()
