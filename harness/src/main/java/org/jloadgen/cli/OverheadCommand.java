@@ -75,6 +75,16 @@ public final class OverheadCommand implements Callable<Integer>
             + "runs so that 1.5 times the queries the fastest of them issues in 10 s are generated).")
     long singleStreamExpectedLatencyNs;
 
+    @Option(names = "--quiet-cpu", paramLabel = "FRACTION", defaultValue = "0.10",
+        description = "Start a run only when the machine's CPU use over the last second (other processes) is at "
+            + "most this fraction (default: ${DEFAULT-VALUE}).")
+    double quietCpu;
+
+    @Option(names = "--max-quiet-wait-s", paramLabel = "S", defaultValue = "600",
+        description = "Longest wait for a quiet machine before each run; then it runs anyway (default: "
+            + "${DEFAULT-VALUE}; 0: never wait).")
+    long maxQuietWaitS;
+
     @Override
     public Integer call() throws Exception
     {
@@ -84,7 +94,8 @@ public final class OverheadCommand implements Callable<Integer>
             .repeats(repeats)
             .workDir(workDir)
             .peakSearch(peakStartQps, Math.min(10_000, peakStartQps), peakMaxQps, peakResolution, peakMaxProbes)
-            .singleStreamExpectedLatencyNs(singleStreamExpectedLatencyNs);
+            .singleStreamExpectedLatencyNs(singleStreamExpectedLatencyNs)
+            .quiet(quietCpu, maxQuietWaitS * 1_000);
         final ChildJvm child = ChildJvm.likeThisJvm(jvmArgs == null ? OverheadRunner.DEFAULT_JVM_FLAGS : jvmArgs,
             childTimeLimitS * 1_000);
         final OverheadReport report = new OverheadRunner(options, child, System.err).run();

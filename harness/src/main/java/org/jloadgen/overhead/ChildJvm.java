@@ -83,10 +83,12 @@ public final class ChildJvm
      * @param configuration what to run.
      * @param repeat        repeat number.
      * @param runDir        directory of this run (created).
+     * @param busyBefore    machine-wide CPU use just before, for the result.
      * @return what the run produced.
      * @throws UncheckedIOException if the child cannot be started or its report not read.
      */
-    public RunResult run(final Configuration configuration, final int repeat, final Path runDir)
+    public RunResult run(final Configuration configuration, final int repeat, final Path runDir,
+        final double busyBefore)
     {
         final String configId = configuration.id();
         final List<String> args = new ArrayList<>(configuration.arguments());
@@ -123,7 +125,7 @@ public final class ChildJvm
             final long wallNs = System.nanoTime() - startNs;
             final Path detail = runDir.resolve("mlperf_log_detail.txt");
             return new RunResult(configuration, repeat, command, runDir, exitCode, wallNs, readPeakRss(runDir),
-                Files.isRegularFile(detail) ? DetailLogValues.read(detail) : null);
+                Files.isRegularFile(detail) ? DetailLogValues.read(detail) : null, busyBefore);
         }
         catch (final IOException ex)
         {

@@ -124,7 +124,7 @@ public record OverheadReport(
             .append(String.join(" ", ChildJvm.REQUIRED_FLAGS)).append(' ').append(String.join(" ", jvmFlags))
             .append("`); min / median / max over the repeats, peak RSS (VmHWM) and whole-process wall time are ")
             .append("medians. Load average (1/5/15 min) before: ").append(loadBefore).append(", after: ")
-            .append(loadAfter).append(".\n");
+            .append(loadAfter).append(busySummary()).append(".\n");
         if (!baselines.isEmpty())
         {
             out.append("Memory per query (sample) = (peak RSS − median peak RSS of a 100-query run of the same ")
@@ -163,6 +163,31 @@ public record OverheadReport(
     public void write(final Path file) throws IOException
     {
         Files.writeString(file, markdown());
+    }
+
+    private String busySummary()
+    {
+        final List<Double> busy = new ArrayList<>();
+        runs.values().forEach(l -> l.forEach(r -> addBusy(busy, r)));
+        if (peak != null)
+        {
+            peak.probes().forEach(p -> p.runs().forEach(r -> addBusy(busy, r)));
+        }
+        if (busy.isEmpty())
+        {
+            return "";
+        }
+        final Spread s = Spread.of(busy);
+        return String.format(Locale.ROOT, "; machine CPU use in the second before each run (other processes): "
+            + "median %.0f%%, max %.0f%%", 100 * s.median(), 100 * s.max());
+    }
+
+    private static void addBusy(final List<Double> busy, final RunResult run)
+    {
+        if (!Double.isNaN(run.busyBefore()))
+        {
+            busy.add(run.busyBefore());
+        }
     }
 
     private static String validity(final List<RunResult> runs)

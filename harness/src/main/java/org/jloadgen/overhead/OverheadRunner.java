@@ -58,6 +58,8 @@ public final class OverheadRunner
         private double peakResolution = 0.05;
         private int peakMaxProbes = 12;
         private long singleStreamExpectedLatencyNs;
+        private double quietBusy = 0.10;
+        private long quietWaitMs = 600_000;
 
         /**
          * @param value configuration ids to run (any order; run and printed in table order).
@@ -136,6 +138,19 @@ public final class OverheadRunner
         }
 
         /**
+         * @param busyFraction a run starts only when the machine's CPU use over the last second is at most this
+         *                     (other processes; 0 to 1), or once {@code maxWaitMs} have passed.
+         * @param maxWaitMs    longest wait for a quiet machine before each run (0: never wait).
+         * @return this.
+         */
+        public Options quiet(final double busyFraction, final long maxWaitMs)
+        {
+            this.quietBusy = busyFraction;
+            this.quietWaitMs = maxWaitMs;
+            return this;
+        }
+
+        /**
          * Checks the options and puts the ids in table order.
          *
          * @return this.
@@ -146,6 +161,10 @@ public final class OverheadRunner
             if (repeats < 1)
             {
                 throw new IllegalArgumentException("--repeats must be at least 1: " + repeats);
+            }
+            if (!(quietBusy >= 0 && quietBusy <= 1) || quietWaitMs < 0)
+            {
+                throw new IllegalArgumentException("the quiet threshold must be in [0, 1] and the wait not negative");
             }
             if (singleStreamExpectedLatencyNs < 0)
             {
@@ -236,11 +255,37 @@ public final class OverheadRunner
 
     private RunResult runOne(final Path dir, final Configuration configuration, final int repeat)
     {
-        final RunResult result = child.run(configuration, repeat, dir);
-        progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  %s%n",
-            configuration.id(), repeat, result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9,
-            result.peakRssKib() / 1024, result.problem());
+        final RunResult result = child.run(configuration, repeat, dir, waitForQuiet());
+        progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  busy before %3.0f%%"
+            + "  %s%n", configuration.id(), repeat, result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9,
+            result.peakRssKib() / 1024, 100 * result.busyBefore(), result.problem());
         return result;
+    }
+
+    /**
+     * Waits until the machine's CPU use over one second is at most the quiet threshold, or the wait limit passes.
+     *
+     * @return the last CPU use seen.
+     */
+    private double waitForQuiet()
+    {
+        final long deadlineNs = System.nanoTime() + options.quietWaitMs * 1_000_000L;
+        try
+        {
+            double busy = CpuLoad.busyFraction(1_000);
+            while (busy > options.quietBusy && System.nanoTime() - deadlineNs < 0)
+            {
+                progress.printf(Locale.ROOT, "overhead: waiting for a quiet machine (CPU %.0f%% busy)%n", 100 * busy);
+                Thread.sleep(4_000);
+                busy = CpuLoad.busyFraction(1_000);
+            }
+            return busy;
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while waiting for a quiet machine", ex);
+        }
     }
 
     private PeakSearch.Probe probe(final Path work, final double targetQps)

@@ -14,6 +14,7 @@ import java.util.List;
  * @param wallNs      whole-process wall time: from starting the child to its exit.
  * @param peakRssKib  the child's peak resident set size ({@code VmHWM}), or -1 if unknown.
  * @param detail      the values of its detail log, or {@code null} if it wrote none.
+ * @param busyBefore  machine-wide CPU use in the second before the run (other processes), or NaN if unknown.
  */
 public record RunResult(
     Configuration configuration,
@@ -23,7 +24,8 @@ public record RunResult(
     int exitCode,
     long wallNs,
     long peakRssKib,
-    DetailLogValues detail)
+    DetailLogValues detail,
+    double busyBefore)
 {
     /**
      * @return whole-process wall time divided by the configuration's {@code min_duration}.

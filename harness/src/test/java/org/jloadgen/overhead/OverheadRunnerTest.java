@@ -22,7 +22,7 @@ class OverheadRunnerTest
         // The one real end-to-end run CI affords: a fresh JVM runs `jloadgen run` and reports its peak RSS.
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final OverheadReport report = new OverheadRunner(
-            new OverheadRunner.Options().ids(List.of(BudgetTable.SMOKE)).repeats(1).workDir(work),
+            new OverheadRunner.Options().ids(List.of(BudgetTable.SMOKE)).repeats(1).workDir(work).quiet(1.0, 0),
             ChildJvm.likeThisJvm(List.of("-XX:+UseSerialGC", "-Xmx256m"), 120_000),
             new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
 
@@ -48,6 +48,7 @@ class OverheadRunnerTest
         assertTrue(unknown.getMessage().contains("'fast'"));
         assertThrows(IllegalArgumentException.class, () -> new OverheadRunner.Options().repeats(0).conclude());
         assertThrows(IllegalArgumentException.class, () -> new OverheadRunner.Options().ids(List.of()).conclude());
+        assertThrows(IllegalArgumentException.class, () -> new OverheadRunner.Options().quiet(1.5, 0).conclude());
     }
 
     @Test
