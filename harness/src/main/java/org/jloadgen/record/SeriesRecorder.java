@@ -296,6 +296,10 @@ public final class SeriesRecorder implements AutoCloseable
         final long sample = slot(responseId);
         if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
         {
+            if (histogram != null)
+            {
+                histogram.recordValue(histogramLatencyNs(sample, nowNs));
+            }
             if (logsAnySample && trace.accuracyLogged(sample))
             {
                 logPayload(sample, responseId, dataAddress, dataBytes, tokenCount);
@@ -320,6 +324,10 @@ public final class SeriesRecorder implements AutoCloseable
         final long sample = slot(responseId);
         if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
         {
+            if (histogram != null)
+            {
+                histogram.recordValue(histogramLatencyNs(sample, nowNs));
+            }
             if (logsAnySample && trace.accuracyLogged(sample))
             {
                 accuracyLog.response(firstSampleId + sample, trace.sampleIndex(sample), data, offset, length,
@@ -374,6 +382,10 @@ public final class SeriesRecorder implements AutoCloseable
         }
         else
         {
+            // Samples of one query share their scheduled time, so a batch's latencies come in runs of equal
+            // values (a MultiStream query is one run): one histogram entry per run, with its count.
+            long runLatencyNs = -1;
+            long runCount = 0;
             for (int i = 0; i < count; i++)
             {
                 final long responseId = responses.responseId(i);
@@ -381,6 +393,20 @@ public final class SeriesRecorder implements AutoCloseable
                 final long tokens = responses.tokenCount(i);
                 if (sample >= 0 && record(sample, responseId, nowNs, tokens))
                 {
+                    if (histogram != null)
+                    {
+                        final long latencyNs = histogramLatencyNs(sample, nowNs);
+                        if (latencyNs != runLatencyNs)
+                        {
+                            if (runCount > 0)
+                            {
+                                histogram.recordValueWithCount(runLatencyNs, runCount);
+                            }
+                            runLatencyNs = latencyNs;
+                            runCount = 0;
+                        }
+                        runCount++;
+                    }
                     if (logsAnySample && trace.accuracyLogged(sample))
                     {
                         if (callback != null)
@@ -391,6 +417,10 @@ public final class SeriesRecorder implements AutoCloseable
                     }
                     newlyCompleted++;
                 }
+            }
+            if (runCount > 0)
+            {
+                histogram.recordValueWithCount(runLatencyNs, runCount);
             }
         }
         if (newlyCompleted > 0)
@@ -466,12 +496,16 @@ public final class SeriesRecorder implements AutoCloseable
         {
             recordTokens(sample, responseId, tokenCount, offset);
         }
-        if (histogram != null)
-        {
-            final long latencyNs = nowNs - originNs - scheduledRelativeNs(sample / samplesPerQuery);
-            histogram.recordValue(Math.max(0, Math.min(latencyNs, histogramMaxNs)));
-        }
         return true;
+    }
+
+    /**
+     * @return the sample's latency as the histogram records it (from its scheduled time, clamped to its range).
+     */
+    private long histogramLatencyNs(final long sample, final long nowNs)
+    {
+        final long latencyNs = nowNs - originNs - scheduledRelativeNs(sample / samplesPerQuery);
+        return Math.max(0, Math.min(latencyNs, histogramMaxNs));
     }
 
     private void recordTokens(final long sample, final long responseId, final long tokenCount, final long offset)

@@ -80,4 +80,34 @@ class SeriesRecorderTest
             assertEquals(10, h.getCountAtValue(2_000));
         }
     }
+
+    @Test
+    void shouldRecordEachQueryOfAMultiStreamBatchAsOneHistogramRun()
+    {
+        final EffectiveSettings settings = new EffectiveSettings(new TestSettings()
+            .scenario(TestScenario.MULTI_STREAM).minDurationMs(0).minQueryCount(2), 64, 64);
+        final org.HdrHistogram.Recorder histogram = LatencyIntervalLog.newRecorder();
+        try (Trace trace = QueryGenerator.generate(settings, LoadableSets.generate(64, 64, 64,
+                TestScenario.MULTI_STREAM, 8, 0).get(0), TestMode.PERFORMANCE_ONLY, new SequenceGen(),
+                QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
+            SeriesRecorder recorder = new SeriesRecorder(trace, false, new CompletionErrors(), null, histogram, false,
+                OffHeapAllocator.arena()))
+        {
+            assertEquals(16, trace.sampleCount());
+            recorder.origin(0);
+            recorder.scheduled(0, 100);
+            recorder.scheduled(1, 300);
+            final QuerySampleResponses responses = new QuerySampleResponses(16);
+            for (int i = 0; i < 16; i++)
+            {
+                responses.set(i, trace.firstSampleId() + 1 + i);
+            }
+            recorder.completeBatch(responses, 16, 1_000, null);
+            final org.HdrHistogram.Histogram h = histogram.getIntervalHistogram();
+            assertEquals(16, h.getTotalCount());
+            assertEquals(8, h.getCountAtValue(900));
+            assertEquals(8, h.getCountAtValue(700));
+            assertEquals(1_000, recorder.completionRelativeNs(15));
+        }
+    }
 }
