@@ -75,6 +75,11 @@ public final class OverheadCommand implements Callable<Integer>
             + "runs so that 1.5 times the queries the fastest of them issues in 10 s are generated).")
     long singleStreamExpectedLatencyNs;
 
+    @Option(names = "--floor-s", paramLabel = "S", defaultValue = "10",
+        description = "Measure the platform floor (a bare spin-wait to a 10k/s Poisson schedule, no engine) for this "
+            + "long before the first and after the last run (default: ${DEFAULT-VALUE}; 0: skip).")
+    long floorS;
+
     @Option(names = "--quiet-cpu", paramLabel = "FRACTION", defaultValue = "0.10",
         description = "Start a run only when the machine's CPU use over the last second (other processes) is at "
             + "most this fraction (default: ${DEFAULT-VALUE}).")
@@ -95,7 +100,8 @@ public final class OverheadCommand implements Callable<Integer>
             .workDir(workDir)
             .peakSearch(peakStartQps, Math.min(10_000, peakStartQps), peakMaxQps, peakResolution, peakMaxProbes)
             .singleStreamExpectedLatencyNs(singleStreamExpectedLatencyNs)
-            .quiet(quietCpu, maxQuietWaitS * 1_000);
+            .quiet(quietCpu, maxQuietWaitS * 1_000)
+            .floorMs(floorS * 1_000);
         final ChildJvm child = ChildJvm.likeThisJvm(jvmArgs == null ? OverheadRunner.DEFAULT_JVM_FLAGS : jvmArgs,
             childTimeLimitS * 1_000);
         final OverheadReport report = new OverheadRunner(options, child, System.err).run();

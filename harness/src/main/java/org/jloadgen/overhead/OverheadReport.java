@@ -22,6 +22,7 @@ import org.jloadgen.api.TestScenario;
  * @param runs       the runs per configuration id.
  * @param peak       the Server peak search, or {@code null} if not run.
  * @param baselines  the tiny runs per scenario (memory baselines).
+ * @param floors     the platform-floor measurements (before the first run, after the last).
  * @param workDir    where the runs' logs are.
  * @param loadBefore load average before the first run.
  * @param loadAfter  load average after the last run.
@@ -32,6 +33,7 @@ public record OverheadReport(
     Map<String, List<RunResult>> runs,
     PeakSearch.Result peak,
     Map<TestScenario, List<RunResult>> baselines,
+    List<SpinFloor.Result> floors,
     Path workDir,
     String loadBefore,
     String loadAfter)
@@ -70,6 +72,13 @@ public record OverheadReport(
                 at == null ? null : new Spread(Double.NaN, peak.peakQps(), Double.NaN, 1), Format.COUNT,
                 peak.peakQps() >= 1.5e6 ? "✓" : "✗", at == null ? Double.NaN : medianRssMib(at.runs()),
                 at == null ? Double.NaN : medianWallS(at.runs())));
+        }
+        if (!floors.isEmpty())
+        {
+            final List<Double> p99 = new ArrayList<>();
+            floors.forEach(f -> p99.add((double)f.p99Ns()));
+            rows.add(new Row("platform floor, no engine: busy-spin to a 10k/s Poisson schedule, p99 lateness",
+                NONE, NONE, Spread.of(p99), Format.NANOS, "", Double.NaN, Double.NaN));
         }
         for (final Figure f : BudgetTable.figures())
         {
@@ -132,6 +141,12 @@ public record OverheadReport(
                 .append(baselines.entrySet().stream().map(e -> e.getKey().logName() + " " + String.format(Locale.ROOT,
                     "%.1f MiB", medianRssKib(e.getValue()) / 1024)).collect(Collectors.joining(", ")))
                 .append(") / generated queries (samples).\n");
+        }
+        for (final SpinFloor.Result f : floors)
+        {
+            out.append(String.format(Locale.ROOT, "Platform floor (in the runner's JVM, %d deadlines): p50 %d ns, p99 %d ns, "
+                + "p99.9 %d ns, max %d ns; %d clock gaps > 1 µs, %.2f%% of the time.%n", f.deadlines(), f.p50Ns(),
+                f.p99Ns(), f.p999Ns(), f.maxNs(), f.stalls(), 100 * f.stalledFraction()));
         }
         out.append('\n');
         for (final Map.Entry<String, List<RunResult>> e : runs.entrySet())

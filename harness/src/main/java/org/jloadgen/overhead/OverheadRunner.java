@@ -28,6 +28,9 @@ public final class OverheadRunner
     public static final List<String> DEFAULT_JVM_FLAGS = List.of("-XX:+UseSerialGC", "-Xms256m", "-Xmx2g",
         "-Xmn32m");
 
+    /** Rate of the platform-floor schedule: the Server 10k QPS row's. */
+    static final double FLOOR_RATE_PER_S = 10_000;
+
     private final Options options;
     private final ChildJvm child;
     private final PrintStream progress;
@@ -58,6 +61,7 @@ public final class OverheadRunner
         private double peakResolution = 0.05;
         private int peakMaxProbes = 12;
         private long singleStreamExpectedLatencyNs;
+        private long floorMs = 10_000;
         private double quietBusy = 0.10;
         private long quietWaitMs = 600_000;
 
@@ -151,6 +155,17 @@ public final class OverheadRunner
         }
 
         /**
+         * @param value length of the platform-floor measurement taken before the first and after the last run
+         *              ({@link SpinFloor}; 0: none).
+         * @return this.
+         */
+        public Options floorMs(final long value)
+        {
+            this.floorMs = value;
+            return this;
+        }
+
+        /**
          * Checks the options and puts the ids in table order.
          *
          * @return this.
@@ -161,6 +176,10 @@ public final class OverheadRunner
             if (repeats < 1)
             {
                 throw new IllegalArgumentException("--repeats must be at least 1: " + repeats);
+            }
+            if (floorMs < 0)
+            {
+                throw new IllegalArgumentException("the platform-floor time must not be negative: " + floorMs);
             }
             if (!(quietBusy >= 0 && quietBusy <= 1) || quietWaitMs < 0)
             {
@@ -215,6 +234,8 @@ public final class OverheadRunner
             throw new UncheckedIOException("cannot create the work directory", ex);
         }
         final String loadBefore = loadAverage();
+        final List<SpinFloor.Result> floors = new ArrayList<>();
+        measureFloor(floors);
         final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
         PeakSearch.Result peak = null;
         for (final String id : options.ids)
@@ -239,8 +260,24 @@ public final class OverheadRunner
                     options.repeats));
             }
         }
-        return new OverheadReport(options.repeats, child.jvmFlags(), runs, peak, baselines, work, loadBefore,
+        measureFloor(floors);
+        return new OverheadReport(options.repeats, child.jvmFlags(), runs, peak, baselines, floors, work, loadBefore,
             loadAverage());
+    }
+
+    private void measureFloor(final List<SpinFloor.Result> floors)
+    {
+        if (options.floorMs == 0)
+        {
+            return;
+        }
+        final double busy = waitForQuiet();
+        final SpinFloor.Result floor = SpinFloor.measure(FLOOR_RATE_PER_S, options.floorMs, floors.size() + 1);
+        floors.add(floor);
+        progress.printf(Locale.ROOT, "overhead: platform floor (spin to a %.0f/s Poisson schedule, %d s): p50 %d ns, "
+            + "p99 %d ns, p99.9 %d ns, max %d ns; %d stalls > 1 µs, %.2f%% of the time; busy before %.0f%%%n",
+            FLOOR_RATE_PER_S, options.floorMs / 1000, floor.p50Ns(), floor.p99Ns(), floor.p999Ns(), floor.maxNs(),
+            floor.stalls(), 100 * floor.stalledFraction(), 100 * busy);
     }
 
     private List<RunResult> repeat(final Path work, final Configuration configuration, final int count)

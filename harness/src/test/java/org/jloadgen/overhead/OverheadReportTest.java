@@ -53,7 +53,7 @@ class OverheadReportTest
         baselines.put(TestScenario.SINGLE_STREAM, List.of(run(tiny, 1, 900, 100_000), run(tiny, 2, 900, 110_000),
             run(tiny, 3, 900, 105_000)));
         final OverheadReport report = new OverheadReport(3, OverheadRunner.DEFAULT_JVM_FLAGS, runs, null, baselines,
-            Path.of("/tmp/work"), "0.10 0.20 0.30", "1.00 0.50 0.40");
+            List.of(), Path.of("/tmp/work"), "0.10 0.20 0.30", "1.00 0.50 0.40");
 
         final Map<String, OverheadReport.Row> rows = new LinkedHashMap<>();
         report.rows().forEach(r -> rows.put(r.figure(), r));
@@ -97,10 +97,14 @@ class OverheadReportTest
         final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
         runs.put(offline.id(), List.of(crashed));
         final OverheadReport report = new OverheadReport(3, List.of(), runs, peak,
-            new EnumMap<>(TestScenario.class), Path.of("/tmp/work"), "n/a", "n/a");
+            new EnumMap<>(TestScenario.class), List.of(new SpinFloor.Result(100_000, 90, 3_500, 12_000, 80_000, 13_000,
+                0.015), new SpinFloor.Result(100_000, 95, 4_500, 15_000, 90_000, 14_000, 0.017)),
+            Path.of("/tmp/work"), "n/a", "n/a");
 
-        final List<OverheadReport.Row> rows = report.rows();
+        final List<OverheadReport.Row> rows = new ArrayList<>(report.rows());
         assertEquals("Server: highest target QPS that is VALID in 3 of 3 runs", rows.get(0).figure());
+        assertEquals(new Spread(3_500, 4_000, 4_500, 2), rows.get(1).spread());
+        rows.remove(1);
         assertEquals(2e6, rows.get(0).spread().median());
         assertEquals("✓", rows.get(0).met());
         assertNull(rows.get(1).spread());
@@ -110,5 +114,9 @@ class OverheadReportTest
         assertTrue(md.contains("targets tried: 2.00M 3/3 VALID; 4.00M 0/1 VALID (INVALID: Reduce target QPS to "
             + "improve latency.)"), md);
         assertTrue(md.contains("runs: INVALID (no detail log (exit 1))"), md);
+        assertTrue(md.contains("| platform floor, no engine: busy-spin to a 10k/s Poisson schedule, p99 lateness | — | — "
+            + "| 3.50 µs | 4.00 µs | 4.50 µs |  | — | — |"), md);
+        assertTrue(md.contains("p50 90 ns, p99 3500 ns, p99.9 12000 ns, max 80000 ns; 13000 clock gaps > 1 µs, 1.50% of "
+            + "the time."), md);
     }
 }

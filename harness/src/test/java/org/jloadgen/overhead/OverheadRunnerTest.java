@@ -22,7 +22,8 @@ class OverheadRunnerTest
         // The one real end-to-end run CI affords: a fresh JVM runs `jloadgen run` and reports its peak RSS.
         final ByteArrayOutputStream progress = new ByteArrayOutputStream();
         final OverheadReport report = new OverheadRunner(
-            new OverheadRunner.Options().ids(List.of(BudgetTable.SMOKE)).repeats(1).workDir(work).quiet(1.0, 0),
+            new OverheadRunner.Options().ids(List.of(BudgetTable.SMOKE)).repeats(1).workDir(work).quiet(1.0, 0)
+                .floorMs(0),
             ChildJvm.likeThisJvm(List.of("-XX:+UseSerialGC", "-Xmx256m"), 120_000),
             new PrintStream(progress, true, StandardCharsets.UTF_8)).run();
 
