@@ -90,6 +90,15 @@ public final class OverheadCommand implements Callable<Integer>
             + "${DEFAULT-VALUE}; 0: never wait).")
     long maxQuietWaitS;
 
+    @Option(names = "--max-other-cpu", paramLabel = "FRACTION", defaultValue = "0.25",
+        description = "Run again a run during which other processes used more than this fraction of the machine "
+            + "(default: ${DEFAULT-VALUE}; 1: never).")
+    double maxOtherCpu;
+
+    @Option(names = "--retries", paramLabel = "N", defaultValue = "2",
+        description = "Most reruns of a disturbed run (default: ${DEFAULT-VALUE}).")
+    int retries;
+
     @Override
     public Integer call() throws Exception
     {
@@ -101,7 +110,8 @@ public final class OverheadCommand implements Callable<Integer>
             .peakSearch(peakStartQps, Math.min(10_000, peakStartQps), peakMaxQps, peakResolution, peakMaxProbes)
             .singleStreamExpectedLatencyNs(singleStreamExpectedLatencyNs)
             .quiet(quietCpu, maxQuietWaitS * 1_000)
-            .floorMs(floorS * 1_000);
+            .floorMs(floorS * 1_000)
+            .retryDisturbed(maxOtherCpu, retries);
         final ChildJvm child = ChildJvm.likeThisJvm(jvmArgs == null ? OverheadRunner.DEFAULT_JVM_FLAGS : jvmArgs,
             childTimeLimitS * 1_000);
         final OverheadReport report = new OverheadRunner(options, child, System.err).run();

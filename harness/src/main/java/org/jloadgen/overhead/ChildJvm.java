@@ -101,6 +101,7 @@ public final class ChildJvm
             final ProcessBuilder builder = new ProcessBuilder(command)
                 .redirectOutput(runDir.resolve("stdout.txt").toFile())
                 .redirectError(runDir.resolve("stderr.txt").toFile());
+            final long[] cpuBefore = CpuLoad.snapshot();
             final long startNs = System.nanoTime();
             final Process process = builder.start();
             int exitCode;
@@ -123,9 +124,11 @@ public final class ChildJvm
                 throw new IllegalStateException("interrupted while " + configId + " #" + repeat + " ran", ex);
             }
             final long wallNs = System.nanoTime() - startNs;
+            final long[] cpuAfter = CpuLoad.snapshot();
             final Path detail = runDir.resolve("mlperf_log_detail.txt");
-            return new RunResult(configuration, repeat, command, runDir, exitCode, wallNs, readPeakRss(runDir),
-                Files.isRegularFile(detail) ? DetailLogValues.read(detail) : null, busyBefore);
+            return new RunResult(configuration, repeat, command, runDir, exitCode, wallNs,
+                readReport(runDir, "vmhwm_kib="), Files.isRegularFile(detail) ? DetailLogValues.read(detail) : null,
+                busyBefore, otherCpu(cpuBefore, cpuAfter, readReport(runDir, "cpu_ticks=")));
         }
         catch (final IOException ex)
         {
@@ -134,7 +137,22 @@ public final class ChildJvm
         }
     }
 
-    private static long readPeakRss(final Path runDir) throws IOException
+    /**
+     * @param before     machine {busy, total} jiffies before the child started.
+     * @param after      the same after it exited.
+     * @param childTicks the child's own CPU ticks.
+     * @return the CPU other processes used meanwhile, as a fraction of the machine, or NaN if unknown.
+     */
+    static double otherCpu(final long[] before, final long[] after, final long childTicks)
+    {
+        if (before == null || after == null || childTicks < 0 || after[1] <= before[1])
+        {
+            return Double.NaN;
+        }
+        return Math.max(0, (double)(after[0] - before[0] - childTicks) / (after[1] - before[1]));
+    }
+
+    private static long readReport(final Path runDir, final String key) throws IOException
     {
         final Path report = runDir.resolve("child-report.txt");
         if (!Files.isRegularFile(report))
@@ -143,9 +161,9 @@ public final class ChildJvm
         }
         for (final String line : Files.readAllLines(report, StandardCharsets.UTF_8))
         {
-            if (line.startsWith("vmhwm_kib="))
+            if (line.startsWith(key))
             {
-                return Long.parseLong(line.substring("vmhwm_kib=".length()).trim());
+                return Long.parseLong(line.substring(key.length()).trim());
             }
         }
         return -1;

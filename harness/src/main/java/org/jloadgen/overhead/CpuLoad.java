@@ -68,6 +68,14 @@ public final class CpuLoad
         return new long[] {total - idle, total};
     }
 
+    /**
+     * @return {busy, total} jiffies of all CPUs so far, or {@code null} where {@code /proc/stat} cannot be read.
+     */
+    public static long[] snapshot()
+    {
+        return read();
+    }
+
     private static long[] read()
     {
         try

@@ -33,8 +33,8 @@ public final class OverheadChild
         {
             try
             {
-                Files.writeString(Path.of(report), "exit=" + exitCode + "\nvmhwm_kib=" + peakRssKib() + "\n",
-                    StandardCharsets.UTF_8);
+                Files.writeString(Path.of(report), "exit=" + exitCode + "\nvmhwm_kib=" + peakRssKib()
+                    + "\ncpu_ticks=" + cpuTicks() + "\n", StandardCharsets.UTF_8);
             }
             catch (final IOException ex)
             {
@@ -58,6 +58,33 @@ public final class OverheadChild
         {
             return -1;
         }
+    }
+
+    /**
+     * @return CPU time this process used so far (user + system, all threads) in clock ticks, or -1 where
+     *         {@code /proc} lacks it.
+     */
+    static long cpuTicks()
+    {
+        try
+        {
+            return parseStatTicks(Files.readString(Path.of("/proc/self/stat"), StandardCharsets.UTF_8));
+        }
+        catch (final IOException | RuntimeException ex)
+        {
+            return -1;
+        }
+    }
+
+    /**
+     * @param stat a {@code /proc/<pid>/stat} line.
+     * @return its {@code utime + stime} (fields 14 and 15) in clock ticks.
+     */
+    static long parseStatTicks(final String stat)
+    {
+        // The command name (field 2) may contain spaces; fields after it are counted from its closing parenthesis.
+        final String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     /**

@@ -182,27 +182,39 @@ public record OverheadReport(
 
     private String busySummary()
     {
-        final List<Double> busy = new ArrayList<>();
-        runs.values().forEach(l -> l.forEach(r -> addBusy(busy, r)));
+        final List<Double> before = new ArrayList<>();
+        final List<Double> during = new ArrayList<>();
+        final List<RunResult> all = new ArrayList<>();
+        runs.values().forEach(all::addAll);
         if (peak != null)
         {
-            peak.probes().forEach(p -> p.runs().forEach(r -> addBusy(busy, r)));
+            peak.probes().forEach(p -> all.addAll(p.runs()));
         }
-        if (busy.isEmpty())
+        for (final RunResult r : all)
         {
-            return "";
+            if (!Double.isNaN(r.busyBefore()))
+            {
+                before.add(r.busyBefore());
+            }
+            if (!Double.isNaN(r.otherCpu()))
+            {
+                during.add(r.otherCpu());
+            }
         }
-        final Spread s = Spread.of(busy);
-        return String.format(Locale.ROOT, "; machine CPU use in the second before each run (other processes): "
-            + "median %.0f%%, max %.0f%%", 100 * s.median(), 100 * s.max());
-    }
-
-    private static void addBusy(final List<Double> busy, final RunResult run)
-    {
-        if (!Double.isNaN(run.busyBefore()))
+        final StringBuilder out = new StringBuilder();
+        if (!before.isEmpty())
         {
-            busy.add(run.busyBefore());
+            final Spread s = Spread.of(before);
+            out.append(String.format(Locale.ROOT, "; CPU used by other processes in the second before each run: "
+                + "median %.0f%%, max %.0f%%", 100 * s.median(), 100 * s.max()));
         }
+        if (!during.isEmpty())
+        {
+            final Spread s = Spread.of(during);
+            out.append(String.format(Locale.ROOT, "; during the runs: median %.0f%%, max %.0f%% of the machine",
+                100 * s.median(), 100 * s.max()));
+        }
+        return out.toString();
     }
 
     private static String validity(final List<RunResult> runs)

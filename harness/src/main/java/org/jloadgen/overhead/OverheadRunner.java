@@ -64,6 +64,8 @@ public final class OverheadRunner
         private long floorMs = 10_000;
         private double quietBusy = 0.10;
         private long quietWaitMs = 600_000;
+        private double maxOtherCpu = 0.25;
+        private int retries = 2;
 
         /**
          * @param value configuration ids to run (any order; run and printed in table order).
@@ -155,6 +157,19 @@ public final class OverheadRunner
         }
 
         /**
+         * @param fraction a run during which other processes used more than this fraction of the machine is run
+         *                 again (1: never).
+         * @param times    how many times at most.
+         * @return this.
+         */
+        public Options retryDisturbed(final double fraction, final int times)
+        {
+            this.maxOtherCpu = fraction;
+            this.retries = times;
+            return this;
+        }
+
+        /**
          * @param value length of the platform-floor measurement taken before the first and after the last run
          *              ({@link SpinFloor}; 0: none).
          * @return this.
@@ -176,6 +191,10 @@ public final class OverheadRunner
             if (repeats < 1)
             {
                 throw new IllegalArgumentException("--repeats must be at least 1: " + repeats);
+            }
+            if (!(maxOtherCpu >= 0) || retries < 0)
+            {
+                throw new IllegalArgumentException("the disturbance limit must be >= 0 and retries not negative");
             }
             if (floorMs < 0)
             {
@@ -292,11 +311,23 @@ public final class OverheadRunner
 
     private RunResult runOne(final Path dir, final Configuration configuration, final int repeat)
     {
-        final RunResult result = child.run(configuration, repeat, dir, waitForQuiet());
-        progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  busy before %3.0f%%"
-            + "  %s%n", configuration.id(), repeat, result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9,
-            result.peakRssKib() / 1024, 100 * result.busyBefore(), result.problem());
-        return result;
+        int attempt = 0;
+        while (true)
+        {
+            final RunResult result = child.run(configuration, repeat, attempt == 0 ? dir
+                : dir.resolveSibling(dir.getFileName() + "-retry" + attempt), waitForQuiet());
+            progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  others' CPU "
+                + "before %3.0f%% during %3.0f%%  %s%n", configuration.id(), repeat,
+                result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9, result.peakRssKib() / 1024,
+                100 * result.busyBefore(), 100 * result.otherCpu(), result.problem());
+            if (!(result.otherCpu() > options.maxOtherCpu) || attempt == options.retries)
+            {
+                return result;
+            }
+            attempt++;
+            progress.printf(Locale.ROOT, "overhead: other processes used %.0f%% of the machine during that run; "
+                + "running it again (%d of %d)%n", 100 * result.otherCpu(), attempt, options.retries);
+        }
     }
 
     /**

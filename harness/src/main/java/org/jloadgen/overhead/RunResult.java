@@ -15,6 +15,8 @@ import java.util.List;
  * @param peakRssKib  the child's peak resident set size ({@code VmHWM}), or -1 if unknown.
  * @param detail      the values of its detail log, or {@code null} if it wrote none.
  * @param busyBefore  machine-wide CPU use in the second before the run (other processes), or NaN if unknown.
+ * @param otherCpu    CPU used by other processes while the run ran, as a fraction of the machine (all CPUs over
+ *                    the run's wall time), or NaN if unknown.
  */
 public record RunResult(
     Configuration configuration,
@@ -25,7 +27,8 @@ public record RunResult(
     long wallNs,
     long peakRssKib,
     DetailLogValues detail,
-    double busyBefore)
+    double busyBefore,
+    double otherCpu)
 {
     /**
      * @return whole-process wall time divided by the configuration's {@code min_duration}.

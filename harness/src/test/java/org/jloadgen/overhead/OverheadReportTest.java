@@ -32,7 +32,7 @@ class OverheadReportTest
             lines.add(record(keyValues[i], keyValues[i + 1], keyValues[i].startsWith("error")));
         }
         return new RunResult(c, repeat, List.of("java"), Path.of("/tmp/run"), 0, wallMs * 1_000_000L, rssKib,
-            DetailLogValues.parse(lines, "test"), 0.05);
+            DetailLogValues.parse(lines, "test"), 0.05, 0.02);
     }
 
     @Test
@@ -77,8 +77,8 @@ class OverheadReportTest
         assertTrue(md.contains("| SingleStream: queries/s with loadgen overhead (8M queries generated) | ~570k | "
             + "≥ 1.5M | 5.50M/s | 5.90M/s | 6.10M/s | ✓ | 303 MiB | 4.2 s |"), md);
         assertTrue(md.contains("INVALID (error_runtime: Ending early: Ran out of generated queries)"), md);
-        assertTrue(md.contains("before: 0.10 0.20 0.30, after: 1.00 0.50 0.40; machine CPU use in the second before "
-            + "each run (other processes): median 5%, max 5%"), md);
+        assertTrue(md.contains("before: 0.10 0.20 0.30, after: 1.00 0.50 0.40; CPU used by other processes in the "
+            + "second before each run: median 5%, max 5%; during the runs: median 2%, max 2% of the machine."), md);
         assertTrue(md.contains("SingleStream 102.5 MiB"), md);
     }
 
@@ -93,7 +93,7 @@ class OverheadReportTest
             new PeakSearch.Probe(2e6, List.of(ok, ok, ok), true), new PeakSearch.Probe(4e6, List.of(bad), false)));
         final Configuration offline = BudgetTable.configuration(BudgetTable.OFFLINE_3M);
         final RunResult crashed = new RunResult(offline, 1, List.of("java"), Path.of("/tmp/x"), 1, 1_000_000_000L,
-            -1, null, Double.NaN);
+            -1, null, Double.NaN, Double.NaN);
         final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
         runs.put(offline.id(), List.of(crashed));
         final OverheadReport report = new OverheadReport(3, List.of(), runs, peak,

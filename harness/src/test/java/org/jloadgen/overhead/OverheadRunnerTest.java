@@ -33,6 +33,7 @@ class OverheadRunnerTest
         assertEquals(200_000, run.number("result_query_count"));
         assertTrue(run.peakRssKib() > 10_000, "peak RSS " + run.peakRssKib());
         assertTrue(run.wallNs() > 0);
+        assertTrue(Double.isNaN(run.otherCpu()) || (run.otherCpu() >= 0 && run.otherCpu() <= 1), "" + run.otherCpu());
         assertTrue(Files.isRegularFile(work.resolve("smoke/1/mlperf_log_summary.txt")));
         assertTrue(progress.toString(StandardCharsets.UTF_8).contains("smoke"));
         assertTrue(report.markdown().contains("| SingleStream smoke test: queries/s with loadgen overhead | — | — |"),
@@ -50,6 +51,18 @@ class OverheadRunnerTest
         assertThrows(IllegalArgumentException.class, () -> new OverheadRunner.Options().repeats(0).conclude());
         assertThrows(IllegalArgumentException.class, () -> new OverheadRunner.Options().ids(List.of()).conclude());
         assertThrows(IllegalArgumentException.class, () -> new OverheadRunner.Options().quiet(1.5, 0).conclude());
+        assertThrows(IllegalArgumentException.class,
+            () -> new OverheadRunner.Options().retryDisturbed(0.25, -1).conclude());
+    }
+
+    @Test
+    void shouldAttributeToOthersWhatTheChildDidNotUse()
+    {
+        // 1000 ticks of machine time, 600 busy, of which the child used 450: others used 15%.
+        assertEquals(0.15, ChildJvm.otherCpu(new long[] {100, 1000}, new long[] {700, 2000}, 450), 1e-12);
+        assertEquals(0, ChildJvm.otherCpu(new long[] {100, 1000}, new long[] {700, 2000}, 700));
+        assertTrue(Double.isNaN(ChildJvm.otherCpu(null, new long[] {700, 2000}, 450)));
+        assertTrue(Double.isNaN(ChildJvm.otherCpu(new long[] {100, 1000}, new long[] {700, 2000}, -1)));
     }
 
     @Test
