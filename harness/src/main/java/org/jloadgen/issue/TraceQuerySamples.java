@@ -7,8 +7,10 @@ import org.jloadgen.schedule.Trace;
  * The flyweight handed to {@code SystemUnderTest.issueQuery}: a window of consecutive samples of the trace.
  * One instance per series, re-wrapped for every query, so issuing allocates nothing. Response ids are the
  * global sample sequence ids plus one (0 is reserved, as in LoadGen).
+ * <p>
+ * Engine-internal: public only so that the benchmarks measure the flyweight SUTs really receive.
  */
-final class TraceQuerySamples implements QuerySamples
+public final class TraceQuerySamples implements QuerySamples
 {
     private final Trace trace;
     private final long[] loadedSet;
@@ -18,14 +20,23 @@ final class TraceQuerySamples implements QuerySamples
     private int multiStreamStart;
     private int size;
 
-    TraceQuerySamples(final Trace trace)
+    /**
+     * @param trace the series whose samples this flyweight shows.
+     */
+    public TraceQuerySamples(final Trace trace)
     {
         this.trace = trace;
         this.loadedSet = trace.loadableSet().indices();
         this.multiStream = trace.scenario() == org.jloadgen.api.TestScenario.MULTI_STREAM;
     }
 
-    void wrap(final long firstSample, final int size)
+    /**
+     * Shows samples {@code [firstSample, firstSample + size)} of the trace.
+     *
+     * @param firstSample first sample number in the series.
+     * @param size        number of samples.
+     */
+    public void wrap(final long firstSample, final int size)
     {
         this.firstSample = firstSample;
         this.size = size;

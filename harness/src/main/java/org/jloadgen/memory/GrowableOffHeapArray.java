@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * An append-only array of {@code int}s or {@code long}s off-heap, used while generating a trace (before the
+ * An append-only array of {@code short}s, {@code int}s or {@code long}s off-heap, used while generating a trace (before the
  * clock starts). It starts at a capacity estimate and doubles by copying if the estimate was short.
  * Not thread-safe.
  */
@@ -19,20 +19,40 @@ public final class GrowableOffHeapArray implements AutoCloseable
 
     /**
      * @param allocator       where the memory comes from.
-     * @param elementBytes    4 for ints, 8 for longs.
+     * @param elementBytes    2 for shorts, 4 for ints, 8 for longs.
      * @param initialCapacity number of elements to reserve.
      */
     public GrowableOffHeapArray(final OffHeapAllocator allocator, final int elementBytes, final long initialCapacity)
     {
-        if (elementBytes != 4 && elementBytes != 8)
+        if (elementBytes != 2 && elementBytes != 4 && elementBytes != 8)
         {
-            throw new IllegalArgumentException("element size must be 4 or 8 bytes: " + elementBytes);
+            throw new IllegalArgumentException("element size must be 2, 4 or 8 bytes: " + elementBytes);
         }
         this.allocator = allocator;
         this.elementBytes = elementBytes;
         this.capacity = Math.max(16, initialCapacity);
         this.region = allocator.allocate(capacity * elementBytes);
         this.segment = region.segment();
+    }
+
+    /**
+     * @return bytes per element.
+     */
+    public int elementBytes()
+    {
+        return elementBytes;
+    }
+
+    /**
+     * @param value appended as a short.
+     */
+    public void addShort(final short value)
+    {
+        if (size == capacity)
+        {
+            grow(size + 1);
+        }
+        segment.set(ValueLayout.JAVA_SHORT, size++ << 1, value);
     }
 
     /**

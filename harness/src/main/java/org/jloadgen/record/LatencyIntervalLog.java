@@ -74,7 +74,7 @@ public final class LatencyIntervalLog implements AutoCloseable
         final long nowMs = System.currentTimeMillis();
         writer.outputStartTime(nowMs);
         writer.setBaseTime(nowMs);
-        recorder = new Recorder(1, HIGHEST_TRACKABLE_NS, 3);
+        recorder = newRecorder();
         interval = null;
         running = true;
         final Recorder r = recorder;
@@ -82,6 +82,15 @@ public final class LatencyIntervalLog implements AutoCloseable
         thread.setDaemon(true);
         thread.start();
         return r;
+    }
+
+    /**
+     * @return a recorder of the kind {@link #startSeries} returns (same range and precision), for code that must
+     *         run the completion path exactly as a test with this log does (the engine warm-up).
+     */
+    public static Recorder newRecorder()
+    {
+        return new Recorder(1, HIGHEST_TRACKABLE_NS, 3);
     }
 
     private void run(final Recorder r)

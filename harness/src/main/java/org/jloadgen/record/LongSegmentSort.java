@@ -9,8 +9,13 @@ import java.lang.foreign.ValueLayout;
  * <p>
  * Large arrays use an in-place MSD radix sort (American flag sort) on bytes, starting at the highest byte in
  * which the values differ: latencies span a few bytes, so a sort is a few linear passes, with no extra memory.
- * Small buckets fall back to an introsort (three-way quicksort, so runs of equal latencies are linear;
- * insertion sort for short ranges; heapsort past a depth limit).
+ * Where many values share a narrow range (the whole array, or one radix bucket: {@code n >= 2 * range} and
+ * {@code range <= 2^22}) they are counting-sorted instead, two sequential passes with an {@code int} per value of
+ * the range (at most 16 MiB, at most a quarter of the sorted bytes): a null-SUT SingleStream run's tens of
+ * millions of latencies lie within a few hundred thousand ns, and the in-place permutation cost about 25 ns per
+ * value (its random swaps miss the cache) where counting costs a few. Small buckets fall back to an introsort
+ * (three-way quicksort, so runs of equal latencies are linear; insertion sort for short ranges; heapsort past a
+ * depth limit).
  */
 public final class LongSegmentSort
 {
@@ -40,12 +45,23 @@ public final class LongSegmentSort
         // Radix order on (value ^ sign bit) as unsigned equals signed order.
         final long first = get(segment, 0) ^ Long.MIN_VALUE;
         long differing = 0;
-        for (long i = 1; i < count; i++)
+        long min = Long.MAX_VALUE;
+        long max = Long.MIN_VALUE;
+        for (long i = 0; i < count; i++)
         {
-            differing |= (get(segment, i) ^ Long.MIN_VALUE) ^ first;
+            final long v = get(segment, i);
+            differing |= (v ^ Long.MIN_VALUE) ^ first;
+            min = Math.min(min, v);
+            max = Math.max(max, v);
         }
         if (differing == 0)
         {
+            return;
+        }
+        final long span = max - min;
+        if (span >= 0 && dense(count, span + 1))
+        {
+            countingSort(segment, 0, count, min, (int)(span + 1));
             return;
         }
         final int highestBit = 63 - Long.numberOfLeadingZeros(differing);
@@ -53,6 +69,38 @@ public final class LongSegmentSort
     }
 
     private static final long RADIX_THRESHOLD = 4096;
+    /** Largest value range counted (16 MiB of counters). */
+    private static final int COUNTING_MAX_RANGE = 1 << 22;
+
+    /**
+     * @return whether {@code n} values within a range of {@code range} values are worth counting.
+     */
+    private static boolean dense(final long n, final long range)
+    {
+        return range <= COUNTING_MAX_RANGE && n >= 2 * range && n < Integer.MAX_VALUE;
+    }
+
+    /**
+     * Sorts {@code [lo, hi)}, whose values all lie in {@code [min, min + range)}, by counting each value.
+     */
+    private static void countingSort(final MemorySegment s, final long lo, final long hi, final long min,
+        final int range)
+    {
+        final int[] counts = new int[range];
+        for (long i = lo; i < hi; i++)
+        {
+            counts[(int)(get(s, i) - min)]++;
+        }
+        long at = lo;
+        for (int v = 0; v < range; v++)
+        {
+            final long value = min + v;
+            for (int c = counts[v]; c > 0; c--)
+            {
+                set(s, at++, value);
+            }
+        }
+    }
 
     private static int depthLimit(final long n)
     {
@@ -69,6 +117,14 @@ public final class LongSegmentSort
      */
     private static void radix(final MemorySegment s, final long lo, final long hi, final int shift)
     {
+        final int bucketBits = shift + 8;
+        if (bucketBits < 63 && dense(hi - lo, 1L << bucketBits))
+        {
+            // Every value here shares the bits above bucketBits (of value ^ sign bit): one range to count.
+            final long base = (((get(s, lo) ^ Long.MIN_VALUE) >>> bucketBits) << bucketBits) ^ Long.MIN_VALUE;
+            countingSort(s, lo, hi, base, 1 << bucketBits);
+            return;
+        }
         final long[] counts = new long[256];
         for (long i = lo; i < hi; i++)
         {

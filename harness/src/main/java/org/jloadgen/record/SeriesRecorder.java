@@ -136,6 +136,25 @@ public final class SeriesRecorder implements AutoCloseable
     }
 
     /**
+     * Marks every sample pending again, so the same trace can be issued once more (the engine warm-up does, to
+     * spend its time in the issue and completion code rather than in generating traces). Only between series:
+     * no completing thread may hold an id of this recorder.
+     */
+    public void reset()
+    {
+        completions.fill((byte)0);
+        if (firstTokens != null)
+        {
+            firstTokens.fill((byte)0);
+        }
+        if (tokenCounts != null)
+        {
+            tokenCounts.fill((byte)0);
+        }
+        completed.setRelease(0);
+    }
+
+    /**
      * @return the series' trace.
      */
     public Trace trace()
@@ -277,6 +296,10 @@ public final class SeriesRecorder implements AutoCloseable
         final long sample = slot(responseId);
         if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
         {
+            if (histogram != null)
+            {
+                histogram.recordValue(histogramLatencyNs(sample, nowNs));
+            }
             if (logsAnySample && trace.accuracyLogged(sample))
             {
                 logPayload(sample, responseId, dataAddress, dataBytes, tokenCount);
@@ -301,6 +324,10 @@ public final class SeriesRecorder implements AutoCloseable
         final long sample = slot(responseId);
         if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
         {
+            if (histogram != null)
+            {
+                histogram.recordValue(histogramLatencyNs(sample, nowNs));
+            }
             if (logsAnySample && trace.accuracyLogged(sample))
             {
                 accuracyLog.response(firstSampleId + sample, trace.sampleIndex(sample), data, offset, length,
@@ -355,6 +382,10 @@ public final class SeriesRecorder implements AutoCloseable
         }
         else
         {
+            // Samples of one query share their scheduled time, so a batch's latencies come in runs of equal
+            // values (a MultiStream query is one run): one histogram entry per run, with its count.
+            long runLatencyNs = -1;
+            long runCount = 0;
             for (int i = 0; i < count; i++)
             {
                 final long responseId = responses.responseId(i);
@@ -362,6 +393,20 @@ public final class SeriesRecorder implements AutoCloseable
                 final long tokens = responses.tokenCount(i);
                 if (sample >= 0 && record(sample, responseId, nowNs, tokens))
                 {
+                    if (histogram != null)
+                    {
+                        final long latencyNs = histogramLatencyNs(sample, nowNs);
+                        if (latencyNs != runLatencyNs)
+                        {
+                            if (runCount > 0)
+                            {
+                                histogram.recordValueWithCount(runLatencyNs, runCount);
+                            }
+                            runLatencyNs = latencyNs;
+                            runCount = 0;
+                        }
+                        runCount++;
+                    }
                     if (logsAnySample && trace.accuracyLogged(sample))
                     {
                         if (callback != null)
@@ -372,6 +417,10 @@ public final class SeriesRecorder implements AutoCloseable
                     }
                     newlyCompleted++;
                 }
+            }
+            if (runCount > 0)
+            {
+                histogram.recordValueWithCount(runLatencyNs, runCount);
             }
         }
         if (newlyCompleted > 0)
@@ -447,12 +496,16 @@ public final class SeriesRecorder implements AutoCloseable
         {
             recordTokens(sample, responseId, tokenCount, offset);
         }
-        if (histogram != null)
-        {
-            final long latencyNs = nowNs - originNs - scheduledRelativeNs(sample / samplesPerQuery);
-            histogram.recordValue(Math.max(0, Math.min(latencyNs, histogramMaxNs)));
-        }
         return true;
+    }
+
+    /**
+     * @return the sample's latency as the histogram records it (from its scheduled time, clamped to its range).
+     */
+    private long histogramLatencyNs(final long sample, final long nowNs)
+    {
+        final long latencyNs = nowNs - originNs - scheduledRelativeNs(sample / samplesPerQuery);
+        return Math.max(0, Math.min(latencyNs, histogramMaxNs));
     }
 
     private void recordTokens(final long sample, final long responseId, final long tokenCount, final long offset)

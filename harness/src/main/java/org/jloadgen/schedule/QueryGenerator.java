@@ -136,7 +136,8 @@ public final class QueryGenerator
                 + " is outside the loaded set of " + loadedSize + " samples");
         }
 
-        try (GrowableOffHeapArray positions = new GrowableOffHeapArray(allocator, 4,
+        final int positionBytes = Trace.positionBytes(loadedSize);
+        try (GrowableOffHeapArray positions = new GrowableOffHeapArray(allocator, positionBytes,
                 Math.min(capacityQueries * perQueryPositions, Integer.MAX_VALUE));
             GrowableOffHeapArray offsets = server ? new GrowableOffHeapArray(allocator, 8, capacityQueries) : null;
             GrowableOffHeapArray bits = logSamples != 0
@@ -176,7 +177,7 @@ public final class QueryGenerator
                     {
                         start = (int)StdRandom.uniformInt(sampleRng, 0, distributionEnd - 1);
                     }
-                    positions.addInt(start);
+                    Trace.addPosition(positions, start);
                 }
                 else if (scenario == TestScenario.OFFLINE)
                 {
@@ -186,7 +187,7 @@ public final class QueryGenerator
                     {
                         for (long i = 0; i < samplesPerQuery; i++)
                         {
-                            seg.set(ValueLayout.JAVA_INT, (first + i) << 2, sameIndex);
+                            Trace.setPosition(seg, positionBytes, first + i, sameIndex);
                         }
                     }
                     else
@@ -207,12 +208,15 @@ public final class QueryGenerator
                                 // equals LoadGen's shuffle of the copied QSL indices.
                                 StdRandom.shuffle(block, sampleRng);
                             }
-                            MemorySegment.copy(block, 0, seg, ValueLayout.JAVA_INT, at << 2, loadedSize);
+                            for (int i = 0; i < loadedSize; i++)
+                            {
+                                Trace.setPosition(seg, positionBytes, at + i, block[i]);
+                            }
                             at += loadedSize;
                         }
                         for (int i = 0; i < rem; i++)
                         {
-                            seg.set(ValueLayout.JAVA_INT, (at + i) << 2, i);
+                            Trace.setPosition(seg, positionBytes, at + i, i);
                         }
                     }
                 }
@@ -246,7 +250,7 @@ public final class QueryGenerator
                         {
                             idx = (int)StdRandom.uniformInt(sampleRng, 0, distributionEnd - 1);
                         }
-                        positions.addInt(idx);
+                        Trace.addPosition(positions, idx);
                     }
                 }
 

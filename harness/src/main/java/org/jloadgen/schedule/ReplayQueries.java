@@ -198,7 +198,8 @@ public final class ReplayQueries
             position.put(set.indices()[i], i);
         }
         final long samples = indices.length;
-        try (GrowableOffHeapArray positions = new GrowableOffHeapArray(allocator, 4, samples);
+        try (GrowableOffHeapArray positions = new GrowableOffHeapArray(allocator, Trace.positionBytes(set.size()),
+            samples);
             GrowableOffHeapArray offsets = new GrowableOffHeapArray(allocator, 8, samples);
             GrowableOffHeapArray continuation = new GrowableOffHeapArray(allocator, 8, (samples >>> 6) + 1))
         {
@@ -209,7 +210,7 @@ public final class ReplayQueries
             {
                 for (int i = 0; i < sampleCounts[q]; i++)
                 {
-                    positions.addInt(position.get(indices[at++]));
+                    Trace.addPosition(positions, position.get(indices[at++]));
                     offsets.addLong(offsetsNs[q]);
                     if (i > 0)
                     {

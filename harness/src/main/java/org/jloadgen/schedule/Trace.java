@@ -5,12 +5,13 @@ import java.lang.foreign.ValueLayout;
 
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.memory.GrowableOffHeapArray;
 import org.jloadgen.memory.OffHeapRegion;
 
 /**
  * The queries of one series, generated before the clock starts (spec §3.2), held off-heap as
  * struct-of-arrays: the loaded-set position of every sample (MultiStream: of every query's first sample, the
- * rest are contiguous), the scheduled offset of every query (Server only; other scenarios use a constant
+ * rest are contiguous; 16 bits each while the loaded set has at most 65536 samples, as MLPerf's do, else 32), the scheduled offset of every query (Server only; other scenarios use a constant
  * period) and, in performance mode, a bit per sample selected for the accuracy log. Every query of a series has
  * the same number of samples, so sample {@code s} belongs to query {@code s / samplesPerQuery}.
  * <p>
@@ -36,6 +37,7 @@ public final class Trace implements AutoCloseable
     private final MemorySegment positions;
     private final MemorySegment offsets;
     private final MemorySegment accuracyBits;
+    private final boolean shortPositions;
 
     Trace(
         final TestScenario scenario,
@@ -86,10 +88,64 @@ public final class Trace implements AutoCloseable
         this.offsetsRegion = offsetsRegion;
         this.accuracyBitsRegion = accuracyBitsRegion;
         this.positions = positionsRegion.segment();
+        this.shortPositions = positionBytes(loadableSet.size()) == 2;
         this.offsets = offsetsRegion == null ? null : offsetsRegion.segment();
         this.accuracyBits = accuracyBitsRegion == null ? null : accuracyBitsRegion.segment();
         this.continuationRegion = continuationRegion;
         this.continuation = continuationRegion == null ? null : continuationRegion.segment();
+    }
+
+    /**
+     * @param loadedSetSize samples in the loaded set (padding included).
+     * @return bytes per stored position: 2 while every position fits 16 bits, else 4.
+     */
+    static int positionBytes(final int loadedSetSize)
+    {
+        return loadedSetSize <= 1 << 16 ? 2 : 4;
+    }
+
+    /**
+     * Appends a position to an array made with {@link #positionBytes} bytes per element.
+     *
+     * @param positions the array.
+     * @param position  a loaded-set position.
+     */
+    static void addPosition(final GrowableOffHeapArray positions, final int position)
+    {
+        if (positions.elementBytes() == 2)
+        {
+            positions.addShort((short)position);
+        }
+        else
+        {
+            positions.addInt(position);
+        }
+    }
+
+    /**
+     * Writes element {@code index} of a positions array of {@code bytes} bytes per element.
+     *
+     * @param positions the array's memory.
+     * @param bytes     2 or 4.
+     * @param index     element.
+     * @param position  a loaded-set position.
+     */
+    static void setPosition(final MemorySegment positions, final int bytes, final long index, final int position)
+    {
+        if (bytes == 2)
+        {
+            positions.set(ValueLayout.JAVA_SHORT, index << 1, (short)position);
+        }
+        else
+        {
+            positions.set(ValueLayout.JAVA_INT, index << 2, position);
+        }
+    }
+
+    private int storedPosition(final long index)
+    {
+        return shortPositions ? Short.toUnsignedInt(positions.get(ValueLayout.JAVA_SHORT, index << 1))
+            : positions.get(ValueLayout.JAVA_INT, index << 2);
     }
 
     /**
@@ -204,9 +260,9 @@ public final class Trace implements AutoCloseable
         if (scenario == TestScenario.MULTI_STREAM)
         {
             final long query = sample / samplesPerQuery;
-            return positions.get(ValueLayout.JAVA_INT, query << 2) + (int)(sample - query * samplesPerQuery);
+            return storedPosition(query) + (int)(sample - query * samplesPerQuery);
         }
-        return positions.get(ValueLayout.JAVA_INT, sample << 2);
+        return storedPosition(sample);
     }
 
     /**

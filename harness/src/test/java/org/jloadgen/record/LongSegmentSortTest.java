@@ -36,6 +36,33 @@ class LongSegmentSortTest
         }
     }
 
+    @ParameterizedTest
+    @ValueSource(ints = {10_000, 1_000_000})
+    void shouldCountDenseRangesAndKeepOutliersInOrder(final int n)
+    {
+        final SplittableRandom random = new SplittableRandom(n + 1);
+        final long[] latencies = new long[n];
+        final long[] tailed = new long[n];
+        final long[] negative = new long[n];
+        final long[] wideButDense = new long[n];
+        for (int i = 0; i < n; i++)
+        {
+            // A null-SUT SingleStream run: 37..150 ns, the whole array counted.
+            latencies[i] = 37 + random.nextInt(113);
+            // Mostly small with a 1% tail up to 10 ms: the small values' radix bucket is counted.
+            tailed[i] = random.nextInt(100) == 0 ? random.nextLong(10_000_000L) : 50 + random.nextInt(200);
+            // Negative TPOT-like values around zero.
+            negative[i] = random.nextInt(2_000) - 1_000;
+            // A range just at the counting limit.
+            wideButDense[i] = 1_000_000_000L + random.nextInt(Math.min(n / 2, 1 << 22));
+        }
+        assertSorted(latencies);
+        assertSorted(tailed);
+        assertSorted(negative);
+        assertSorted(wideButDense);
+        assertSorted(new long[] {Long.MAX_VALUE, Long.MIN_VALUE, 0, 5, 5, Long.MIN_VALUE});
+    }
+
     private static void assertSorted(final long[] values)
     {
         try (Arena arena = Arena.ofConfined())

@@ -124,4 +124,36 @@ class QueryGeneratorTest
             assertEquals(16_000_000L, trace.durationNs());
         }
     }
+
+    @Test
+    void shouldStorePositionsInSixteenBitsOnlyWhileTheyFit()
+    {
+        assertEquals(2, Trace.positionBytes(1024));
+        assertEquals(2, Trace.positionBytes(65_536));
+        assertEquals(4, Trace.positionBytes(65_537));
+        // A loaded set of 70000 samples: positions past 65535 must come back unchanged (4-byte storage), and
+        // the same draws over a 16-bit set give the same positions where they fit.
+        for (final int size : new int[] {70_000, 60_000})
+        {
+            final TestSettings requested = new TestSettings().scenario(TestScenario.SINGLE_STREAM).minDurationMs(0)
+                .minQueryCount(20_000).performanceSampleCountOverride(size);
+            final EffectiveSettings settings = new EffectiveSettings(requested, size, size);
+            final LoadableSet set = LoadableSets.generate(size, size, size, TestScenario.SINGLE_STREAM, 1, 0).get(0);
+            try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, new SequenceGen(),
+                QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena()))
+            {
+                int max = 0;
+                for (long s = 0; s < trace.sampleCount(); s++)
+                {
+                    final int p = trace.position(s);
+                    assertTrue(p >= 0 && p < size, "position " + p);
+                    assertEquals(set.indices()[p], trace.sampleIndex(s));
+                    max = Math.max(max, p);
+                }
+                assertTrue(max > size - 100, "draws cover the set: max " + max);
+                assertEquals(trace.sampleCount() * Trace.positionBytes(size), trace.offHeapBytes(),
+                    "positions only: no accuracy bits, no Server offsets");
+            }
+        }
+    }
 }

@@ -14,7 +14,7 @@ import org.jloadgen.api.SystemUnderTest;
 public final class NullSut implements SystemUnderTest
 {
     /** Responses per completion call for large queries. */
-    public static final int CHUNK = 64 * 1024;
+    public static final int CHUNK = 1024;
 
     private final String name;
     private final QuerySampleResponses responses;
