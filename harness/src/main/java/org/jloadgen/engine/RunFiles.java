@@ -34,7 +34,8 @@ final class RunFiles
     private final ChromeTraceAdapter traceAdapter;
 
     private RunFiles(final LogSettings settings, final String testDatetime, final boolean latencyHistogram,
-        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console)
+        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console,
+        final org.agrona.concurrent.NanoClock clock)
     {
         final Path dir = settings.outputDirectory();
         try
@@ -58,7 +59,7 @@ final class RunFiles
         if (trace != null)
         {
             final java.time.Instant now = java.time.Instant.now();
-            traceWriter = new ChromeTraceWriter(trace, System.nanoTime(),
+            traceWriter = new ChromeTraceWriter(trace, clock.nanoTime(),
                 now.getEpochSecond() * 1_000_000_000L + now.getNano());
             traceAdapter = new ChromeTraceAdapter(traceWriter);
         }
@@ -70,9 +71,10 @@ final class RunFiles
     }
 
     static RunFiles open(final LogSettings settings, final String testDatetime, final boolean latencyHistogram,
-        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console)
+        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console,
+        final org.agrona.concurrent.NanoClock clock)
     {
-        return new RunFiles(settings, testDatetime, latencyHistogram, scenario, useTokenLatencies, console);
+        return new RunFiles(settings, testDatetime, latencyHistogram, scenario, useTokenLatencies, console, clock);
     }
 
     Path summary()

@@ -67,7 +67,7 @@ public final class TestRunner
     private final IssueLoop issueLoop;
     private final SequenceGen sequence = new SequenceGen();
     private final CompletionErrors completionErrors = new CompletionErrors();
-    private final EngineResponseSink sink = new EngineResponseSink(SeriesRecorder.retired(completionErrors));
+    private final EngineResponseSink sink;
     private final List<String> messages = new ArrayList<>();
     private final List<PerformanceSummary> reported = new ArrayList<>();
     private final PrintStream console;
@@ -111,6 +111,7 @@ public final class TestRunner
         this.configErrors = List.copyOf(configErrors);
         this.console = console;
         this.issueLoop = new IssueLoop(this.options);
+        this.sink = new EngineResponseSink(SeriesRecorder.retired(completionErrors), this.options.clock());
         sink.onFailure(t -> issueLoop.abort("SUT reported a failure: " + t));
     }
 
@@ -164,20 +165,21 @@ public final class TestRunner
     {
         final String testDatetime = LocalDateTime.now().format(TEST_DATETIME);
         files = RunFiles.open(logSettings, testDatetime, options.latencyHistogram(), requested.scenario(),
-            requested.useTokenLatencies(), console);
-        detail = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null, System::nanoTime);
+            requested.useTokenLatencies(), console, options.clock());
+        final org.agrona.concurrent.NanoClock clock = options.clock();
+        detail = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null, clock::nanoTime);
         EffectiveSettings effective = null;
         try
         {
-            detail.origin(System.nanoTime());
+            detail.origin(clock.nanoTime());
             accuracyCollector = new AccuracyLogCollector(files.accuracyConsumer(),
                 AccuracyLogCollector.DEFAULT_CAPACITY_BYTES);
             latencyLog = files.latencyLogPath() == null ? null
                 : new LatencyIntervalLog(files.latencyLogPath(), options.histogramIntervalMs());
 
-            final long nameStartNs = System.nanoTime();
+            final long nameStartNs = clock.nanoTime();
             sutName = sut.name();
-            final long nameDurationNs = System.nanoTime() - nameStartNs;
+            final long nameDurationNs = clock.nanoTime() - nameStartNs;
 
             detail.stamp();
             detail.log("loadgen_version", VersionInfo.version() + " @ NA");
@@ -301,7 +303,7 @@ public final class TestRunner
     {
         final String testDatetime = LocalDateTime.now().format(TEST_DATETIME);
         final RunFiles files = RunFiles.open(logSettings, testDatetime, false, requested.scenario(),
-            requested.useTokenLatencies(), console);
+            requested.useTokenLatencies(), console, org.agrona.concurrent.SystemNanoClock.INSTANCE);
         final DetailLog log = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null,
             System::nanoTime);
         try

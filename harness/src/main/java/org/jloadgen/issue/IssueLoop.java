@@ -3,6 +3,7 @@ package org.jloadgen.issue;
 import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.IdleStrategy;
+import org.agrona.concurrent.NanoClock;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
@@ -25,6 +26,7 @@ public final class IssueLoop
         (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
 
     private final EngineOptions options;
+    private final NanoClock clock;
     private volatile String abortReason;
 
     /**
@@ -33,6 +35,7 @@ public final class IssueLoop
     public IssueLoop(final EngineOptions options)
     {
         this.options = options;
+        this.clock = options.clock();
     }
 
     /**
@@ -80,7 +83,7 @@ public final class IssueLoop
         final java.time.Instant wallStart = java.time.Instant.now();
         outcome.startEpochNs = wallStart.getEpochSecond() * 1_000_000_000L + wallStart.getNano();
         final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
-        final long startNs = System.nanoTime();
+        final long startNs = clock.nanoTime();
         outcome.startNs = startNs;
         recorder.origin(startNs);
         sink.series(recorder);
@@ -113,14 +116,14 @@ public final class IssueLoop
             {
                 outcome.stopReason = StopReason.ABORTED;
                 outcome.abortReason = abortReason;
-                outcome.stopRelativeNs = System.nanoTime() - startNs;
+                outcome.stopRelativeNs = clock.nanoTime() - startNs;
             }
             else if (!outcome.allCompleted)
             {
                 outcome.stopReason = StopReason.SUT_SILENT;
                 outcome.stopArg0 = options.completionTimeoutMs();
                 outcome.stopArg1 = outcome.samplesIssued - recorder.completedSamples();
-                outcome.stopRelativeNs = System.nanoTime() - startNs;
+                outcome.stopRelativeNs = clock.nanoTime() - startNs;
             }
         }
         else
@@ -136,7 +139,7 @@ public final class IssueLoop
             outcome.sutFailure = reported;
             outcome.stopReason = StopReason.SUT_FAILED;
         }
-        outcome.endNs = System.nanoTime();
+        outcome.endNs = clock.nanoTime();
         final java.time.Instant wallEnd = java.time.Instant.now();
         outcome.endEpochNs = wallEnd.getEpochSecond() * 1_000_000_000L + wallEnd.getNano();
         sink.endSeries();
@@ -169,7 +172,7 @@ public final class IssueLoop
         {
             if (abortReason != null)
             {
-                stop(outcome, StopReason.ABORTED, System.nanoTime() - startNs);
+                stop(outcome, StopReason.ABORTED, clock.nanoTime() - startNs);
                 outcome.abortReason = abortReason;
                 return;
             }
@@ -178,16 +181,16 @@ public final class IssueLoop
             {
                 if (abortReason != null)
                 {
-                    stop(outcome, StopReason.ABORTED, System.nanoTime() - startNs);
+                    stop(outcome, StopReason.ABORTED, clock.nanoTime() - startNs);
                     outcome.abortReason = abortReason;
                     return;
                 }
-                stop(outcome, StopReason.SUT_SILENT, System.nanoTime() - startNs);
+                stop(outcome, StopReason.SUT_SILENT, clock.nanoTime() - startNs);
                 outcome.stopArg0 = options.completionTimeoutMs();
                 outcome.stopArg1 = issuedSamples - recorder.completedSamples();
                 return;
             }
-            final long nowNs = System.nanoTime();
+            final long nowNs = clock.nanoTime();
             final long relativeNs = nowNs - startNs;
             recorder.scheduled(q, relativeNs);
             samples.wrap(q * spq, spq);
@@ -223,7 +226,7 @@ public final class IssueLoop
         }
         if (!accuracy)
         {
-            stop(outcome, StopReason.RAN_OUT, System.nanoTime() - startNs);
+            stop(outcome, StopReason.RAN_OUT, clock.nanoTime() - startNs);
         }
     }
 
@@ -254,7 +257,7 @@ public final class IssueLoop
         {
             if (abortReason != null)
             {
-                stop(outcome, StopReason.ABORTED, System.nanoTime() - startNs);
+                stop(outcome, StopReason.ABORTED, clock.nanoTime() - startNs);
                 outcome.abortReason = abortReason;
                 return;
             }
@@ -336,7 +339,7 @@ public final class IssueLoop
         final long startNs = outcome.startNs;
         for (long q = 0; q < queryCount; q++)
         {
-            final long relativeNs = System.nanoTime() - startNs;
+            final long relativeNs = clock.nanoTime() - startNs;
             samples.wrap(q * spq, spq);
             try
             {
@@ -369,7 +372,7 @@ public final class IssueLoop
         }
         if (!accuracy)
         {
-            stop(outcome, StopReason.RAN_OUT, System.nanoTime() - startNs);
+            stop(outcome, StopReason.RAN_OUT, clock.nanoTime() - startNs);
         }
     }
 
@@ -418,7 +421,7 @@ public final class IssueLoop
             return true;
         }
         idle.reset();
-        long lastProgressNs = System.nanoTime();
+        long lastProgressNs = clock.nanoTime();
         while (true)
         {
             idle.idle();
@@ -427,7 +430,7 @@ public final class IssueLoop
             {
                 return true;
             }
-            final long nowNs = System.nanoTime();
+            final long nowNs = clock.nanoTime();
             if (done != seen)
             {
                 seen = done;
@@ -448,14 +451,14 @@ public final class IssueLoop
     /**
      * Waits until {@code deadlineNs} with the given strategy.
      *
-     * @param deadlineNs a {@code System.nanoTime()} reading.
+     * @param deadlineNs a {@code clock.nanoTime()} reading.
      * @param strategy   how to wait.
      * @param spinNs     spin window of the hybrid strategy.
      * @return the clock reading after the wait (at or after the deadline).
      */
-    static long waitUntil(final long deadlineNs, final ServerWaitStrategy strategy, final long spinNs)
+    long waitUntil(final long deadlineNs, final ServerWaitStrategy strategy, final long spinNs)
     {
-        long nowNs = System.nanoTime();
+        long nowNs = clock.nanoTime();
         while (deadlineNs - nowNs > 0)
         {
             switch (strategy)
@@ -477,7 +480,7 @@ public final class IssueLoop
                 }
                 default -> throw new IllegalStateException("unknown wait strategy " + strategy);
             }
-            nowNs = System.nanoTime();
+            nowNs = clock.nanoTime();
         }
         return nowNs;
     }

@@ -1,11 +1,13 @@
 package org.jloadgen.record;
 
+import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemNanoClock;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.ResponseSink;
 
 /**
- * The {@link ResponseSink} the engine hands every SUT: takes one {@code System.nanoTime()} per call and
+ * The {@link ResponseSink} the engine hands every SUT: takes one clock reading per call and
  * forwards to the current series' {@link SeriesRecorder}. One instance per test; the current series is
  * published (release) before its first query is issued, so any id a SUT can hold belongs to a series the sink
  * already sees or to an earlier one.
@@ -13,6 +15,7 @@ import org.jloadgen.api.ResponseSink;
 public final class EngineResponseSink implements ResponseSink
 {
     private final SeriesRecorder idle;
+    private final NanoClock clock;
     private volatile SeriesRecorder current;
     private volatile Throwable failure;
     private volatile java.util.function.Consumer<Throwable> failureListener = t -> { };
@@ -23,8 +26,18 @@ public final class EngineResponseSink implements ResponseSink
      */
     public EngineResponseSink(final SeriesRecorder idle)
     {
+        this(idle, SystemNanoClock.INSTANCE);
+    }
+
+    /**
+     * @param idle  the recorder in place outside series.
+     * @param clock the run's clock; the same one the issue loop reads.
+     */
+    public EngineResponseSink(final SeriesRecorder idle, final NanoClock clock)
+    {
         this.idle = idle;
         this.current = idle;
+        this.clock = clock;
     }
 
     /**
@@ -74,14 +87,14 @@ public final class EngineResponseSink implements ResponseSink
     @Override
     public void complete(final long responseId)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         current.completeOne(responseId, nowNs, 0L, 0L, 0L);
     }
 
     @Override
     public void complete(final long responseId, final long dataAddress, final long dataBytes, final long tokenCount)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         current.completeOne(responseId, nowNs, dataAddress, dataBytes, tokenCount);
     }
 
@@ -89,35 +102,35 @@ public final class EngineResponseSink implements ResponseSink
     public void complete(final long responseId, final byte[] data, final int offset, final int length,
         final long tokenCount)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         current.completeOne(responseId, nowNs, data, offset, length, tokenCount);
     }
 
     @Override
     public void complete(final QuerySampleResponses responses, final int count)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         current.completeBatch(responses, count, nowNs, null);
     }
 
     @Override
     public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         current.completeBatch(responses, count, nowNs, callback);
     }
 
     @Override
     public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         current.firstToken(responseId, nowNs, dataAddress, dataBytes);
     }
 
     @Override
     public void firstToken(final QuerySampleResponses responses, final int count)
     {
-        final long nowNs = System.nanoTime();
+        final long nowNs = clock.nanoTime();
         final SeriesRecorder recorder = current;
         for (int i = 0; i < count; i++)
         {
