@@ -1,6 +1,8 @@
 package org.jloadgen.api;
 
+import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
+import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.jloadgen.memory.OffHeapAllocator;
 
@@ -26,6 +28,7 @@ public final class EngineOptions
     private int issueCpu = -1;
     private long warmupMs = WARMUP_MS_DEFAULT;
     private NanoClock clock = SystemNanoClock.INSTANCE;
+    private EpochNanoClock wallClock = new SystemEpochNanoClock();
 
     /** Default engine warm-up before the first series. */
     public static final long WARMUP_MS_DEFAULT = 300;
@@ -46,6 +49,7 @@ public final class EngineOptions
         c.issueCpu = issueCpu;
         c.warmupMs = warmupMs;
         c.clock = clock;
+        c.wallClock = wallClock;
         return c;
     }
 
@@ -230,6 +234,25 @@ public final class EngineOptions
     public EngineOptions clock(final NanoClock value)
     {
         this.clock = value;
+        return this;
+    }
+
+    /**
+     * @return the wall clock ({@code power_begin}/{@code power_end} and the check that it keeps pace with
+     *         {@link #clock()}); the system's by default.
+     */
+    public EpochNanoClock wallClock()
+    {
+        return wallClock;
+    }
+
+    /**
+     * @param value the wall clock of the run.
+     * @return this.
+     */
+    public EngineOptions wallClock(final EpochNanoClock value)
+    {
+        this.wallClock = value;
         return this;
     }
 }

@@ -80,8 +80,7 @@ public final class IssueLoop
         final IdleStrategy completionIdle = options.completionWait().newIdleStrategy();
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
 
-        final java.time.Instant wallStart = java.time.Instant.now();
-        outcome.startEpochNs = wallStart.getEpochSecond() * 1_000_000_000L + wallStart.getNano();
+        outcome.startEpochNs = options.wallClock().nanoTime();
         final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
         final long startNs = clock.nanoTime();
         outcome.startNs = startNs;
@@ -140,8 +139,7 @@ public final class IssueLoop
             outcome.stopReason = StopReason.SUT_FAILED;
         }
         outcome.endNs = clock.nanoTime();
-        final java.time.Instant wallEnd = java.time.Instant.now();
-        outcome.endEpochNs = wallEnd.getEpochSecond() * 1_000_000_000L + wallEnd.getNano();
+        outcome.endEpochNs = options.wallClock().nanoTime();
         sink.endSeries();
         return outcome;
     }
