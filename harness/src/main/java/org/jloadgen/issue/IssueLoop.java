@@ -4,6 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
+import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
@@ -78,6 +79,9 @@ public final class IssueLoop
         final IssueOutcome outcome = new IssueOutcome();
         final TraceQuerySamples samples = new TraceQuerySamples(trace);
         final IdleStrategy completionIdle = options.completionWait().newIdleStrategy();
+        // After the last query no latency depends on how fast this thread notices completions (they carry their
+        // own timestamps), so the drain backs off instead of taking a core from the SUT's workers.
+        final IdleStrategy drainIdle = CompletionWaitStrategy.BACKOFF.newIdleStrategy();
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
 
         outcome.startEpochNs = options.wallClock().nanoTime();
@@ -110,7 +114,7 @@ public final class IssueLoop
         if (outcome.stopReason != StopReason.SUT_FAILED && outcome.stopReason != StopReason.SUT_SILENT
             && sink.failure() == null)
         {
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle, timeoutNs, true);
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle, timeoutNs, true);
             if (!outcome.allCompleted && abortReason != null)
             {
                 outcome.stopReason = StopReason.ABORTED;
@@ -128,7 +132,7 @@ public final class IssueLoop
         else
         {
             // A failed SUT may still drain what it holds; give it a short grace period, never forever.
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, completionIdle,
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle,
                 Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
         }
         final Throwable reported = sink.failure();
