@@ -29,6 +29,8 @@ import org.jloadgen.spi.SyntheticQsl;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
 import org.jloadgen.testing.RecordingSut;
+import org.jloadgen.testing.ScriptedClock;
+import org.jloadgen.testing.ScriptedSut;
 import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -138,27 +140,35 @@ class TestRunnerTest
     @Test
     void shouldFindThePeakOfASutWithAKnownCapacity()
     {
-        // One worker, 1 ms per sample: about 1000 samples/s; the 10 ms p99 bound breaks somewhere below that.
+        // On a scripted clock an inline SUT that takes exactly 1 ms per query serves at most 1000 QPS; the 10 ms
+        // p99 bound breaks somewhere below that as the queue grows. The search is deterministic.
         final TestSettings s = new TestSettings().scenario(TestScenario.SERVER)
             .mode(TestMode.FIND_PEAK_PERFORMANCE).serverTargetQps(200).serverTargetLatencyNs(10_000_000)
-            .minDurationMs(400).minQueryCount(50).serverFindPeakQpsDecimalsOfPrecision(0)
+            .minDurationMs(2_000).minQueryCount(100).serverFindPeakQpsDecimalsOfPrecision(0)
             .serverFindPeakQpsBoundaryStepSize(1);
-        try (SyntheticSut sut = EngineFixture.synthetic("service", "fixed:1ms", "workers", "1", "wait", "spin"))
-        {
-            final EngineFixture.Run run = EngineFixture.run(dir, sut, s);
-            final List<String> messages = run.detail().records().stream()
-                .filter(r -> r.key().equals("generic_message")).map(r -> (String)r.value()).toList();
-            assertTrue(messages.contains("Starting FindPeakPerformance mode"));
-            assertTrue(messages.stream().anyMatch(m -> m.startsWith("FindBoundaries: Checking fields [200.000000, "
-                + "400.000000)")));
-            final String found = messages.stream().filter(m -> m.startsWith(
-                "FindPeakPerformance: Found peak performance field: ")).findFirst().orElseThrow();
-            final double peak = Double.parseDouble(found.substring(found.lastIndexOf(' ') + 1));
-            assertTrue(peak >= 200 && peak < 1200, "peak " + peak);
-            assertEquals(1, run.result().performance().size());
-            assertTrue(run.result().performance().get(0).perfConstraintsMet());
-            assertTrue(run.summary().contains("Scenario : Server"));
-        }
+        final List<String> first = findPeakMessages(s, dir.resolve("a"));
+        assertEquals("Starting FindPeakPerformance mode", first.get(0));
+        assertTrue(first.contains("FindBoundaries: Checking fields [200.000000, 400.000000)"), first.toString());
+        assertTrue(first.contains("FindBoundaries: Checking fields [400.000000, 800.000000)"), first.toString());
+        final String found = first.stream().filter(m -> m.startsWith(
+            "FindPeakPerformance: Found peak performance field: ")).findFirst().orElseThrow();
+        final double peak = Double.parseDouble(found.substring(found.lastIndexOf(' ') + 1));
+        assertTrue(peak >= 400 && peak < 1000, "peak " + peak);
+        assertTrue(first.stream().anyMatch(m -> m.startsWith("FindPeakPerformanceBinarySearch: Testing the mid value")));
+        assertEquals(first, findPeakMessages(s, dir.resolve("b")), "the same search twice");
+    }
+
+    private static List<String> findPeakMessages(final TestSettings s, final Path out)
+    {
+        final ScriptedClock clock = new ScriptedClock(1_000_000_000_000L, 1_000);
+        final EngineFixture.Run run = EngineFixture.run(out, new ScriptedSut(clock, 1_000_000),
+            new SyntheticQsl(1024, 1024), s,
+            EngineFixture.fastOptions().clock(clock).wallClock(clock).latencyHistogram(false), null, List.of());
+        assertEquals(1, run.result().performance().size());
+        assertTrue(run.result().performance().get(0).perfConstraintsMet());
+        assertTrue(run.summary().contains("Scenario : Server"));
+        return run.detail().records().stream()
+            .filter(r -> r.key().equals("generic_message")).map(r -> (String)r.value()).toList();
     }
 
     @Test

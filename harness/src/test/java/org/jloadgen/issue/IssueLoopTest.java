@@ -48,7 +48,7 @@ class IssueLoopTest
             assertEquals(r.outcome().queriesIssued(), lat.count());
             // Every latency includes the 200 us service time and SingleStream excludes the gap between queries.
             assertTrue(lat.get(0) >= 200_000, "min latency " + lat.get(0));
-            assertTrue(lat.get(lat.count() / 2) < 2_000_000, "median latency " + lat.get(lat.count() / 2));
+            assertTrue(lat.get(lat.count() / 2) < 50_000_000, "median latency " + lat.get(lat.count() / 2));
         }
     }
 
