@@ -92,11 +92,22 @@ public final class BuiltinSutProviders
             }
 
             @Override
-            public void close() throws Exception
+            public void close()
             {
                 if (resources != null)
                 {
-                    resources.close();
+                    try
+                    {
+                        resources.close();
+                    }
+                    catch (final RuntimeException ex)
+                    {
+                        throw ex;
+                    }
+                    catch (final Exception ex)
+                    {
+                        throw new IllegalStateException("closing the SUT failed: " + ex.getMessage(), ex);
+                    }
                 }
             }
         };

@@ -34,10 +34,9 @@ public interface SutInstance extends AutoCloseable
     }
 
     /**
-     * Frees the SUT's threads and memory.
-     *
-     * @throws Exception if closing fails.
+     * Frees the SUT's threads and memory. Failures are unchecked: nothing useful can be done about them after a
+     * test but report them.
      */
     @Override
-    void close() throws Exception;
+    void close();
 }
