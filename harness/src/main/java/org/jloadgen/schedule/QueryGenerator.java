@@ -1,7 +1,6 @@
 package org.jloadgen.schedule;
 
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
