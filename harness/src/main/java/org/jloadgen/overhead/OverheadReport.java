@@ -8,6 +8,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.stream.Collectors;
 
 import org.jloadgen.api.TestScenario;
@@ -97,7 +98,14 @@ public record OverheadReport(
             {
                 if (r.detail() != null && (f.baselineScenario() == null || r.peakRssKib() > 0))
                 {
-                    values.add(f.value().of(r, baselineKib));
+                    try
+                    {
+                        values.add(f.value().of(r, baselineKib));
+                    }
+                    catch (final IllegalStateException | IllegalArgumentException | NoSuchElementException ex)
+                    {
+                        // A run that stopped before logging this figure counts as producing none.
+                    }
                 }
             }
             final Spread spread = values.isEmpty() ? null : Spread.of(values);

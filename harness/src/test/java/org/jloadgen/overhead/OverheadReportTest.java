@@ -120,4 +120,19 @@ class OverheadReportTest
         assertTrue(md.contains("p50 90 ns, p99 3500 ns, p99.9 12000 ns, max 80000 ns; 13000 clock gaps > 1 µs, 1.50% of "
             + "the time."), md);
     }
+
+    @Test
+    void shouldSkipAFigureARunNeverLogged()
+    {
+        // A MultiStream run that stopped before its results: no query count, no power window.
+        final Configuration ms = BudgetTable.configuration(BudgetTable.MULTI_STREAM);
+        final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
+        runs.put(ms.id(), List.of(run(ms, 1, 2000, 300_000, "result_validity", "\"INVALID\"",
+            "result_99.00_percentile_per_query_latency_ns", "198"), run(ms, 2, 2000, 300_000,
+            "result_validity", "\"INVALID\"")));
+        final List<OverheadReport.Row> rows = new OverheadReport(2, List.of(), runs, null,
+            new EnumMap<>(TestScenario.class), List.of(), Path.of("/tmp/work"), "n/a", "n/a").rows();
+        assertNull(rows.get(0).spread(), "queries/s: no run logged it");
+        assertEquals(new Spread(198, 198, 198, 1), rows.get(1).spread());
+    }
 }
