@@ -125,15 +125,34 @@ public final class ChildJvm
             }
             final long wallNs = System.nanoTime() - startNs;
             final long[] cpuAfter = CpuLoad.snapshot();
-            final Path detail = runDir.resolve("mlperf_log_detail.txt");
             return new RunResult(configuration, repeat, command, runDir, exitCode, wallNs,
-                readReport(runDir, "vmhwm_kib="), Files.isRegularFile(detail) ? DetailLogValues.read(detail) : null,
-                busyBefore, otherCpu(cpuBefore, cpuAfter, readReport(runDir, "cpu_ticks=")));
+                readReport(runDir, "vmhwm_kib="), readDetail(runDir.resolve("mlperf_log_detail.txt")), busyBefore,
+                otherCpu(cpuBefore, cpuAfter, readReport(runDir, "cpu_ticks=")));
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot run " + configId + " #" + repeat + ": " + String.join(" ", command),
                 ex);
+        }
+    }
+
+    /**
+     * @param file a child's detail log.
+     * @return its values, or {@code null} if the child wrote none or was killed in the middle of a line.
+     */
+    static DetailLogValues readDetail(final Path file)
+    {
+        if (!Files.isRegularFile(file))
+        {
+            return null;
+        }
+        try
+        {
+            return DetailLogValues.read(file);
+        }
+        catch (final IllegalArgumentException | UncheckedIOException ex)
+        {
+            return null;
         }
     }
 

@@ -4,9 +4,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.NoSuchElementException;
 import java.util.stream.Collectors;
 
 import org.jloadgen.api.TestScenario;
@@ -39,6 +41,8 @@ public record OverheadReport(
     String loadAfter)
 {
     private static final String NONE = "—";
+    /** Longest reason printed for an INVALID run. */
+    private static final int PROBLEM_CHARS = 100;
 
     /**
      * One printed row.
@@ -94,7 +98,14 @@ public record OverheadReport(
             {
                 if (r.detail() != null && (f.baselineScenario() == null || r.peakRssKib() > 0))
                 {
-                    values.add(f.value().of(r, baselineKib));
+                    try
+                    {
+                        values.add(f.value().of(r, baselineKib));
+                    }
+                    catch (final IllegalStateException | IllegalArgumentException | NoSuchElementException ex)
+                    {
+                        // A run that stopped before logging this figure counts as producing none.
+                    }
                 }
             }
             final Spread spread = values.isEmpty() ? null : Spread.of(values);
@@ -219,12 +230,18 @@ public record OverheadReport(
 
     private static String validity(final List<RunResult> runs)
     {
-        final List<String> parts = new ArrayList<>();
+        final Map<String, Integer> outcomes = new LinkedHashMap<>();
         for (final RunResult r : runs)
         {
-            parts.add(r.valid() ? "VALID" : "INVALID (" + r.problem() + ")");
+            outcomes.merge(r.valid() ? "VALID" : "INVALID (" + shorten(r.problem()) + ")", 1, Integer::sum);
         }
-        return String.join(", ", parts);
+        return outcomes.entrySet().stream().map(e -> e.getValue() + " × " + e.getKey())
+            .collect(Collectors.joining(", "));
+    }
+
+    private static String shorten(final String problem)
+    {
+        return problem.length() <= PROBLEM_CHARS ? problem : problem.substring(0, PROBLEM_CHARS - 1) + "…";
     }
 
     private static String cell(final double value, final Format format)

@@ -1,84 +1,24 @@
 package org.jloadgen.overhead;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.LongStream;
 
 import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
-import org.jloadgen.api.ResponseCallback;
-import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
+import org.jloadgen.testing.RecordingSink;
 import org.junit.jupiter.api.Test;
 
 class NullWorkerSutProviderTest
 {
-    /** Records which thread completed which id. */
-    private static final class RecordingSink implements ResponseSink
-    {
-        final ConcurrentLinkedQueue<Long> ids = new ConcurrentLinkedQueue<>();
-        final ConcurrentLinkedQueue<String> threads = new ConcurrentLinkedQueue<>();
-
-        @Override
-        public void complete(final long responseId)
-        {
-            ids.add(responseId);
-            threads.add(Thread.currentThread().getName());
-        }
-
-        @Override
-        public void complete(final long responseId, final long dataAddress, final long dataBytes, final long tokens)
-        {
-            complete(responseId);
-        }
-
-        @Override
-        public void complete(final long responseId, final byte[] data, final int offset, final int length,
-            final long tokenCount)
-        {
-            complete(responseId);
-        }
-
-        @Override
-        public void complete(final QuerySampleResponses responses, final int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                assertEquals(0, responses.dataBytes(i));
-                complete(responses.responseId(i));
-            }
-        }
-
-        @Override
-        public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
-        {
-            complete(responses, count);
-        }
-
-        @Override
-        public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
-        {
-        }
-
-        @Override
-        public void firstToken(final QuerySampleResponses responses, final int count)
-        {
-        }
-
-        @Override
-        public void fail(final Throwable cause)
-        {
-            throw new AssertionError(cause);
-        }
-    }
-
     private static QuerySamples one(final long responseId)
     {
         return new QuerySamples()
@@ -124,15 +64,15 @@ class NullWorkerSutProviderTest
             }
             instance.sut().flushQueries();
             final long deadlineNs = System.nanoTime() + 10_000_000_000L;
-            while (sink.ids.size() < 1000 && System.nanoTime() - deadlineNs < 0)
+            while (sink.ids().size() < 1000 && System.nanoTime() - deadlineNs < 0)
             {
                 Thread.onSpinWait();
             }
         }
-        assertEquals(1000, sink.ids.size());
-        final AtomicLong expected = new AtomicLong(1);
-        sink.ids.forEach(id -> assertEquals(expected.getAndIncrement(), id, "in issue order"));
-        assertTrue(sink.threads.stream().allMatch(t -> t.equals("NullWorkerSUT-worker-0")), sink.threads.peek());
+        assertEquals(LongStream.rangeClosed(1, 1000).boxed().toList(), sink.ids(), "each once, in issue order");
+        assertTrue(sink.threads().stream().allMatch(t -> t.equals("NullWorkerSUT-worker-0")), sink.threads().get(0));
+        assertEquals(List.of(1), sink.batchSizes().stream().distinct().toList(), "batches of one");
+        assertFalse(sink.sawData());
     }
 
     @Test

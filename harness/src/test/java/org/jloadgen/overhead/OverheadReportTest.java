@@ -76,7 +76,8 @@ class OverheadReportTest
         final String md = report.markdown();
         assertTrue(md.contains("| SingleStream: queries/s with loadgen overhead (8M queries generated) | ~570k | "
             + "≥ 1.5M | 5.50M/s | 5.90M/s | 6.10M/s | ✓ | 303 MiB | 4.2 s |"), md);
-        assertTrue(md.contains("INVALID (error_runtime: Ending early: Ran out of generated queries)"), md);
+        assertTrue(md.contains("runs: 1 × INVALID (error_runtime: Ending early: Ran out of generated queries), "
+            + "2 × INVALID (INVALID: no reason logged)"), md);
         assertTrue(md.contains("before: 0.10 0.20 0.30, after: 1.00 0.50 0.40; CPU used by other processes in the "
             + "second before each run: median 5%, max 5%; during the runs: median 2%, max 2% of the machine."), md);
         assertTrue(md.contains("SingleStream 102.5 MiB"), md);
@@ -113,10 +114,25 @@ class OverheadReportTest
         assertTrue(md.contains("| — | failed | — |"), md);
         assertTrue(md.contains("targets tried: 2.00M 3/3 VALID; 4.00M 0/1 VALID (INVALID: Reduce target QPS to "
             + "improve latency.)"), md);
-        assertTrue(md.contains("runs: INVALID (no detail log (exit 1))"), md);
+        assertTrue(md.contains("runs: 1 × INVALID (no detail log (exit 1))"), md);
         assertTrue(md.contains("| platform floor, no engine: busy-spin to a 10k/s Poisson schedule, p99 lateness | — | — "
             + "| 3.50 µs | 4.00 µs | 4.50 µs |  | — | — |"), md);
         assertTrue(md.contains("p50 90 ns, p99 3500 ns, p99.9 12000 ns, max 80000 ns; 13000 clock gaps > 1 µs, 1.50% of "
             + "the time."), md);
+    }
+
+    @Test
+    void shouldSkipAFigureARunNeverLogged()
+    {
+        // A MultiStream run that stopped before its results: no query count, no power window.
+        final Configuration ms = BudgetTable.configuration(BudgetTable.MULTI_STREAM);
+        final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
+        runs.put(ms.id(), List.of(run(ms, 1, 2000, 300_000, "result_validity", "\"INVALID\"",
+            "result_99.00_percentile_per_query_latency_ns", "198"), run(ms, 2, 2000, 300_000,
+            "result_validity", "\"INVALID\"")));
+        final List<OverheadReport.Row> rows = new OverheadReport(2, List.of(), runs, null,
+            new EnumMap<>(TestScenario.class), List.of(), Path.of("/tmp/work"), "n/a", "n/a").rows();
+        assertNull(rows.get(0).spread(), "queries/s: no run logged it");
+        assertEquals(new Spread(198, 198, 198, 1), rows.get(1).spread());
     }
 }

@@ -87,4 +87,14 @@ class OverheadRunnerTest
             return ex.toString();
         }
     }
+
+    @Test
+    void shouldTreatATruncatedDetailLogAsMissing(@TempDir final Path dir) throws Exception
+    {
+        final Path log = dir.resolve("mlperf_log_detail.txt");
+        Files.writeString(log, ":::MLLOG {\"key\": \"sut_name\", \"value\": \"x\", \"time_ms\": 1.0, "
+            + "\"namespace\": \"n\", \"event_type\": \"POINT_IN_TIME\", \"metadata\": {\"is_error\": false}}\n:::MLL");
+        assertEquals(null, ChildJvm.readDetail(log));
+        assertEquals(null, ChildJvm.readDetail(dir.resolve("absent.txt")));
+    }
 }

@@ -1,80 +1,19 @@
 package org.jloadgen.sut.synthetic;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.util.ArrayList;
 import java.util.List;
+import java.util.stream.LongStream;
 
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
-import org.jloadgen.api.ResponseCallback;
-import org.jloadgen.api.ResponseSink;
+import org.jloadgen.testing.RecordingSink;
 import org.junit.jupiter.api.Test;
 
 class NullSutTest
 {
-    /** Counts calls and checks that ids arrive in order, each once. */
-    private static final class OrderedSink implements ResponseSink
-    {
-        final List<Integer> batchSizes = new ArrayList<>();
-        long nextId = 1;
-        int singles;
-
-        @Override
-        public void complete(final long responseId)
-        {
-            assertEquals(nextId++, responseId);
-            singles++;
-        }
-
-        @Override
-        public void complete(final long responseId, final long dataAddress, final long dataBytes, final long t)
-        {
-            throw new AssertionError("the null SUT sends no data");
-        }
-
-        @Override
-        public void complete(final long responseId, final byte[] data, final int offset, final int length,
-            final long tokenCount)
-        {
-            throw new AssertionError("the null SUT sends no data");
-        }
-
-        @Override
-        public void complete(final QuerySampleResponses responses, final int count)
-        {
-            for (int i = 0; i < count; i++)
-            {
-                assertEquals(nextId++, responses.responseId(i));
-                assertEquals(0, responses.dataBytes(i));
-            }
-            batchSizes.add(count);
-        }
-
-        @Override
-        public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback cb)
-        {
-            complete(responses, count);
-        }
-
-        @Override
-        public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
-        {
-        }
-
-        @Override
-        public void firstToken(final QuerySampleResponses responses, final int count)
-        {
-        }
-
-        @Override
-        public void fail(final Throwable cause)
-        {
-            throw new AssertionError(cause);
-        }
-    }
-
     private static QuerySamples range(final int size)
     {
         return new QuerySamples()
@@ -105,25 +44,32 @@ class NullSutTest
         };
     }
 
+    private static List<Long> idsOneTo(final int n)
+    {
+        return LongStream.rangeClosed(1, n).boxed().toList();
+    }
+
     @Test
     void shouldCompleteALargeQueryInWholeChunksAndARemainder()
     {
-        final OrderedSink sink = new OrderedSink();
+        final RecordingSink sink = new RecordingSink();
         new NullSut().issueQuery(range(2 * NullSut.CHUNK + 5), sink);
-        assertEquals(List.of(NullSut.CHUNK, NullSut.CHUNK, 5), sink.batchSizes);
-        assertEquals(2 * NullSut.CHUNK + 6, sink.nextId);
+        assertEquals(List.of(NullSut.CHUNK, NullSut.CHUNK, 5), sink.batchSizes());
+        assertEquals(idsOneTo(2 * NullSut.CHUNK + 5), sink.ids());
+        assertFalse(sink.sawData());
     }
 
     @Test
     void shouldCompleteASingleSampleWithoutAResponseArray()
     {
-        final OrderedSink sink = new OrderedSink();
+        final RecordingSink sink = new RecordingSink();
         new NullSut().issueQuery(range(1), sink);
-        assertEquals(1, sink.singles);
-        assertTrue(sink.batchSizes.isEmpty());
-        final OrderedSink eight = new OrderedSink();
+        assertEquals(1, sink.singles());
+        assertTrue(sink.batchSizes().isEmpty());
+        final RecordingSink eight = new RecordingSink();
         new NullSut().issueQuery(range(8), eight);
-        assertEquals(List.of(8), eight.batchSizes);
+        assertEquals(List.of(8), eight.batchSizes());
+        assertEquals(idsOneTo(8), eight.ids());
     }
 
     @Test
