@@ -1,5 +1,6 @@
 package org.jloadgen.sut.cpu;
 
+import static org.junit.jupiter.api.Assertions.assertDoesNotThrow;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
@@ -59,7 +60,13 @@ class CpuSutErrorsTest
         {
             assertTrue(run.err().contains(fragment), () -> "'" + fragment + "' not in: " + run.err());
         }
-        assertFalse(Files.exists(logs.resolve("mlperf_log_detail.txt")), "no run, no log");
+        // No run happened, but the logs say why: one error record with the reason, and the summary's trailer.
+        final String detail = assertDoesNotThrow(() -> Files.readString(logs.resolve("mlperf_log_detail.txt")));
+        assertFalse(detail.contains("\"loaded_qsl_set\""), "nothing was loaded or issued");
+        assertTrue(detail.contains("\"key\": \"error_runtime\", \"value\": \"SUT 'cpu' could not be started: "),
+            detail);
+        assertTrue(assertDoesNotThrow(() -> Files.readString(logs.resolve("mlperf_log_summary.txt")))
+            .endsWith("1 ERROR encountered. See detailed log.\n"));
     }
 
     @Test
