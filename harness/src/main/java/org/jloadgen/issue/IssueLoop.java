@@ -84,6 +84,8 @@ public final class IssueLoop
         final IdleStrategy drainIdle = CompletionWaitStrategy.BACKOFF.newIdleStrategy();
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
 
+        final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, sut, sink,
+            samples, outcome);
         outcome.startEpochNs = options.wallClock().nanoTime();
         final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
         final long startNs = clock.nanoTime();
@@ -93,11 +95,9 @@ public final class IssueLoop
 
         switch (trace.scenario())
         {
-            case SINGLE_STREAM, MULTI_STREAM ->
-                issueSequential(trace, recorder, settings, seriesMode, sut, sink, samples, completionIdle, timeoutNs,
-                    outcome);
-            case SERVER -> issueServer(trace, recorder, settings, seriesMode, sut, sink, samples, outcome);
-            case OFFLINE -> issueOffline(trace, recorder, settings, seriesMode, sut, sink, samples, outcome);
+            case SINGLE_STREAM, MULTI_STREAM -> issueSequential(series, completionIdle, timeoutNs);
+            case SERVER -> issueServer(series);
+            case OFFLINE -> issueOffline(series);
             default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
         }
 
@@ -148,19 +148,13 @@ public final class IssueLoop
         return outcome;
     }
 
-    private void issueSequential(
-        final Trace trace,
-        final SeriesRecorder recorder,
-        final EffectiveSettings settings,
-        final TestMode seriesMode,
-        final SystemUnderTest sut,
-        final EngineResponseSink sink,
-        final TraceQuerySamples samples,
-        final IdleStrategy idle,
-        final long timeoutNs,
-        final IssueOutcome outcome)
+    private void issueSequential(final Series series, final IdleStrategy idle, final long timeoutNs)
     {
-        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final Trace trace = series.trace;
+        final SeriesRecorder recorder = series.recorder;
+        final EffectiveSettings settings = series.settings;
+        final IssueOutcome outcome = series.outcome;
+        final boolean accuracy = series.accuracy;
         final long queryCount = trace.queryCount();
         final int spq = trace.samplesPerQuery();
         final long startNs = outcome.startNs;
@@ -195,15 +189,8 @@ public final class IssueLoop
             final long nowNs = clock.nanoTime();
             final long relativeNs = nowNs - startNs;
             recorder.scheduled(q, relativeNs);
-            samples.wrap(q * spq, spq);
-            try
+            if (!issue(series, q * spq, spq, relativeNs))
             {
-                sut.issueQuery(samples, sink);
-            }
-            catch (final Throwable t)
-            {
-                outcome.sutFailure = t;
-                stop(outcome, StopReason.SUT_FAILED, relativeNs);
                 return;
             }
             issuedSamples += spq;
@@ -232,17 +219,13 @@ public final class IssueLoop
         }
     }
 
-    private void issueServer(
-        final Trace trace,
-        final SeriesRecorder recorder,
-        final EffectiveSettings settings,
-        final TestMode seriesMode,
-        final SystemUnderTest sut,
-        final EngineResponseSink sink,
-        final TraceQuerySamples samples,
-        final IssueOutcome outcome)
+    private void issueServer(final Series series)
     {
-        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final Trace trace = series.trace;
+        final SeriesRecorder recorder = series.recorder;
+        final EffectiveSettings settings = series.settings;
+        final IssueOutcome outcome = series.outcome;
+        final boolean accuracy = series.accuracy;
         final long queryCount = trace.queryCount();
         final long startNs = outcome.startNs;
         final boolean coalesce = settings.serverCoalesceQueries;
@@ -286,15 +269,8 @@ public final class IssueLoop
             {
                 recorder.issued(q, count, relativeNs);
             }
-            samples.wrap(q, count);
-            try
+            if (!issue(series, q, count, relativeNs))
             {
-                sut.issueQuery(samples, sink);
-            }
-            catch (final Throwable t)
-            {
-                outcome.sutFailure = t;
-                stop(outcome, StopReason.SUT_FAILED, relativeNs);
                 return;
             }
             q += count;
@@ -325,32 +301,20 @@ public final class IssueLoop
         }
     }
 
-    private void issueOffline(
-        final Trace trace,
-        final SeriesRecorder recorder,
-        final EffectiveSettings settings,
-        final TestMode seriesMode,
-        final SystemUnderTest sut,
-        final EngineResponseSink sink,
-        final TraceQuerySamples samples,
-        final IssueOutcome outcome)
+    private void issueOffline(final Series series)
     {
-        final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
+        final Trace trace = series.trace;
+        final EffectiveSettings settings = series.settings;
+        final IssueOutcome outcome = series.outcome;
+        final boolean accuracy = series.accuracy;
         final long queryCount = trace.queryCount();
         final int spq = trace.samplesPerQuery();
         final long startNs = outcome.startNs;
         for (long q = 0; q < queryCount; q++)
         {
             final long relativeNs = clock.nanoTime() - startNs;
-            samples.wrap(q * spq, spq);
-            try
+            if (!issue(series, q * spq, spq, relativeNs))
             {
-                sut.issueQuery(samples, sink);
-            }
-            catch (final Throwable t)
-            {
-                outcome.sutFailure = t;
-                stop(outcome, StopReason.SUT_FAILED, relativeNs);
                 return;
             }
             outcome.queriesIssued = q + 1;
@@ -375,6 +339,57 @@ public final class IssueLoop
         if (!accuracy)
         {
             stop(outcome, StopReason.RAN_OUT, clock.nanoTime() - startNs);
+        }
+    }
+
+    /**
+     * Hands samples {@code [firstSample, firstSample + count)} to the SUT. A throw from the SUT stops the series.
+     *
+     * @return false if the SUT threw.
+     */
+    private static boolean issue(final Series series, final long firstSample, final int count, final long relativeNs)
+    {
+        final TraceQuerySamples samples = series.samples;
+        samples.wrap(firstSample, count);
+        try
+        {
+            series.sut.issueQuery(samples, series.sink);
+            return true;
+        }
+        catch (final Throwable t)
+        {
+            series.outcome.sutFailure = t;
+            stop(series.outcome, StopReason.SUT_FAILED, relativeNs);
+            return false;
+        }
+    }
+
+    /**
+     * What one series' issue methods share; built before the clock starts.
+     */
+    private static final class Series
+    {
+        final Trace trace;
+        final SeriesRecorder recorder;
+        final EffectiveSettings settings;
+        final boolean accuracy;
+        final SystemUnderTest sut;
+        final EngineResponseSink sink;
+        final TraceQuerySamples samples;
+        final IssueOutcome outcome;
+
+        Series(final Trace trace, final SeriesRecorder recorder, final EffectiveSettings settings,
+            final boolean accuracy, final SystemUnderTest sut, final EngineResponseSink sink,
+            final TraceQuerySamples samples, final IssueOutcome outcome)
+        {
+            this.trace = trace;
+            this.recorder = recorder;
+            this.settings = settings;
+            this.accuracy = accuracy;
+            this.sut = sut;
+            this.sink = sink;
+            this.samples = samples;
+            this.outcome = outcome;
         }
     }
 
