@@ -5,8 +5,6 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.QuerySampleLibrary;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
@@ -54,27 +52,7 @@ public final class NullWorkerSutProvider implements SutProvider
         final BatchingSut sut = new BatchingSut("NullWorkerSUT",
             new BatcherSettings(1, 0, 1, QUEUE_CAPACITY, idle, new int[0]),
             worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null);
-        final QuerySampleLibrary qsl = new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount());
-        return new SutInstance()
-        {
-            @Override
-            public SystemUnderTest sut()
-            {
-                return sut;
-            }
-
-            @Override
-            public QuerySampleLibrary qsl()
-            {
-                return qsl;
-            }
-
-            @Override
-            public void close()
-            {
-                sut.close();
-            }
-        };
+        return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
     }
 
     /**

@@ -3,8 +3,6 @@ package org.jloadgen.spi;
 import java.util.HashMap;
 import java.util.Map;
 
-import org.jloadgen.api.QuerySampleLibrary;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
 
@@ -42,8 +40,8 @@ public final class BuiltinSutProviders
             {
                 throw new IllegalArgumentException("the null SUT takes no options, got " + context.options().keySet());
             }
-            return instance(new NullSut(), null,
-                new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()));
+            return SutInstance.of(new NullSut(),
+                new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), null);
         }
     }
 
@@ -70,46 +68,7 @@ public final class BuiltinSutProviders
         {
             final Map<String, String> options = new HashMap<>(context.options());
             final SyntheticSut sut = new SyntheticSut(options, null);
-            return instance(sut, sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()));
+            return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
         }
-    }
-
-    private static SutInstance instance(
-        final SystemUnderTest sut, final AutoCloseable resources, final QuerySampleLibrary qsl)
-    {
-        return new SutInstance()
-        {
-            @Override
-            public SystemUnderTest sut()
-            {
-                return sut;
-            }
-
-            @Override
-            public QuerySampleLibrary qsl()
-            {
-                return qsl;
-            }
-
-            @Override
-            public void close()
-            {
-                if (resources != null)
-                {
-                    try
-                    {
-                        resources.close();
-                    }
-                    catch (final RuntimeException ex)
-                    {
-                        throw ex;
-                    }
-                    catch (final Exception ex)
-                    {
-                        throw new IllegalStateException("closing the SUT failed: " + ex.getMessage(), ex);
-                    }
-                }
-            }
-        };
     }
 }

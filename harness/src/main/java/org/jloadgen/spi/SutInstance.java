@@ -39,4 +39,49 @@ public interface SutInstance extends AutoCloseable
      */
     @Override
     void close();
+
+    /**
+     * @param sut       the system under test.
+     * @param qsl       its sample library.
+     * @param resources closed with the instance (the SUT's threads, say), or {@code null}.
+     * @return an instance with no accuracy report.
+     */
+    static SutInstance of(final SystemUnderTest sut, final QuerySampleLibrary qsl, final AutoCloseable resources)
+    {
+        return new SutInstance()
+        {
+            @Override
+            public SystemUnderTest sut()
+            {
+                return sut;
+            }
+
+            @Override
+            public QuerySampleLibrary qsl()
+            {
+                return qsl;
+            }
+
+            @Override
+            public void close()
+            {
+                if (resources == null)
+                {
+                    return;
+                }
+                try
+                {
+                    resources.close();
+                }
+                catch (final RuntimeException ex)
+                {
+                    throw ex;
+                }
+                catch (final Exception ex)
+                {
+                    throw new IllegalStateException("closing the SUT failed: " + ex.getMessage(), ex);
+                }
+            }
+        };
+    }
 }
