@@ -67,8 +67,25 @@ public final class EarlyStopping
      */
     public static double betaRegularized(final double x, final long a, final long b)
     {
-        final double exponent = (double)a * GlibcMath.log(x) + (double)(b - 1) * GlibcMath.log(1 - x) - lbeta(a, b);
-        return GlibcMath.exp(exponent) / (double)a * hypergeometric2F1A1(1 - b, 1 + a, x / (x - 1));
+        return prefactor(GlibcMath.log(x), GlibcMath.log(1 - x), a, b)
+            * hypergeometric2F1A1(1 - b, 1 + a, x / (x - 1));
+    }
+
+    /**
+     * The factor of {@link #betaRegularized} before the series, operation for operation as LoadGen computes it
+     * ({@code exp(...) / a}, evaluated before the product with the series), so that {@link OddsOracle} can take
+     * LoadGen's exact rounded value of it without summing the series.
+     *
+     * @param logX         {@code GlibcMath.log(x)}.
+     * @param logOneMinusX {@code GlibcMath.log(1 - x)}.
+     * @param a            first shape.
+     * @param b            second shape.
+     * @return {@code exp(a ln x + (b-1) ln(1-x) - lbeta(a, b)) / a}.
+     */
+    static double prefactor(final double logX, final double logOneMinusX, final long a, final long b)
+    {
+        final double exponent = (double)a * logX + (double)(b - 1) * logOneMinusX - lbeta(a, b);
+        return GlibcMath.exp(exponent) / (double)a;
     }
 
     /**

@@ -157,10 +157,17 @@ public final class GlibcMath
             accLo = mErr - (accHi - m);
         }
         // The rounded sum times 2^k: exact, the result is normal. 2^1024 is not a double: scale in two steps.
+        // 2^k from its bits (k is in [-1022, 1024] here): Math.scalb costs as much as the Taylor series.
         final double rounded = accHi + accLo;
         final int exponent = (int)k;
-        return exponent > 1023 ? rounded * 0x1p1023 * Math.scalb(1.0, exponent - 1023)
-            : rounded * Math.scalb(1.0, exponent);
+        return exponent > 1023 ? rounded * 0x1p1023 * powerOfTwo(exponent - 1023)
+            : rounded * powerOfTwo(exponent);
+    }
+
+    /** 2^k for a normal exponent k in [-1022, 1023]. */
+    private static double powerOfTwo(final int k)
+    {
+        return Double.longBitsToDouble((long)(k + 1023) << 52);
     }
 
     /**
