@@ -15,12 +15,13 @@ import org.jloadgen.random.GlibcLog;
  * {@link #lgamma(long)} follows glibc's {@code lgamma} (the fdlibm {@code e_lgamma_r} code glibc ships: exact
  * factorial products below 8, the Stirling form {@code (x-0.5)(ln x-1)+w(1/x)} with fdlibm's minimax coefficients
  * from 8 to 2^58) on top of that {@code log}, so it rounds where glibc rounds: measured against glibc 2.36 on
- * x86-64 with FMA, equal on every integer of 1..2e7 and 5e7..7e7 (a correctly rounded {@code log} differed on 487
- * of 1..2e7 and moved {@code lgamma} on 432; one ulp of {@code lgamma(1e8)} is 2.4e-7, which moves an odds value by as much relatively,
- * enough to flip a comparison near a large run's threshold). {@link #exp} is correctly rounded (double-double
- * arithmetic, about 100 bits, then one rounding); glibc's {@code exp} is not quite (0.52 ulp), so they differ by
- * one ulp on about 0.06% of arguments, which moves an odds value by 2^-53 relative. Deterministic on every JVM:
- * plain IEEE arithmetic and {@link Math#fma}, no intrinsics whose last bit varies by platform.
+ * x86-64 with FMA, equal on every integer of 1..2e7 and 5e7..7e7. (A correctly rounded {@code log} differed on 487
+ * of 1..2e7 and moved {@code lgamma} on 432; one ulp of {@code lgamma(1e8)} is 2.4e-7, which moves an odds value
+ * by as much relatively, enough to flip a comparison near a large run's threshold.) {@link #exp} is correctly
+ * rounded (double-double arithmetic, about 100 bits, then one rounding); glibc's {@code exp} is not quite
+ * (0.52 ulp), so they differ by one ulp on about 0.06% of arguments, which moves an odds value by 2^-53 relative.
+ * Deterministic on every JVM: plain IEEE arithmetic and {@link Math#fma}, no intrinsics whose last bit varies by
+ * platform.
  */
 public final class GlibcMath
 {

@@ -101,7 +101,7 @@ public final class MinPassingQueriesFinder
      * @param p percentile.
      * @param d tolerance.
      * @param c confidence.
-     * @return odds comparisons so far decided from LoadGen's exact prefactor (the oracle's refined stage).
+     * @return odds comparisons so far decided from LoadGen's exact exponent (the oracle's refined stage).
      */
     long refinedDecisions(final double p, final double d, final double c)
     {

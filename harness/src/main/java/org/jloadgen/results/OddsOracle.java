@@ -5,28 +5,29 @@ package org.jloadgen.results;
  * LoadGen's own floating-point computation gives, without paying for its series on every call.
  * <p>
  * LoadGen sums a hypergeometric series of about {@code sqrt(40 t)} terms per evaluation and evaluates once or twice
- * per {@code t}; a SingleStream run of 71M queries costs it 7.8e6 evaluations and 1e11 terms. Here the odds, which
- * is the regularized incomplete beta {@code I_x(h, t + 1)}, is carried from one evaluation to the next by its exact
- * recurrences in {@code h} and {@code t} (one multiply and one add per unit step), restarted from an accurate
- * direct evaluation when the walk gets long, with a running bound on its rounding error. A comparison is decided in
- * up to three stages:
+ * per {@code t}; a SingleStream run of 71M queries costs it 8e6 evaluations and 1e11 terms (160 s here). Here the
+ * odds, which is the regularized incomplete beta {@code I_x(h, t + 1)}, is carried from one evaluation to the next
+ * by its exact recurrences in {@code h} and {@code t} (one multiply and one add per unit step), restarted from an
+ * accurate direct evaluation when the walk gets long, with a running bound on its rounding error. A comparison is
+ * decided in up to three stages:
  * <ol>
  * <li><b>Coarse</b>: from the walked value, when it is clear of the threshold by more than the error bound of
  * both this value and LoadGen's computation (series truncation at 2^-33, lgamma rounding, summation). LoadGen's
  * exponent sums terms of size {@code n ln n} and is only good to about 1e-6 relative for n in the tens of
  * millions, so near the threshold this leaves a band in which a few percent of a large run's comparisons fall.</li>
  * <li><b>Refined</b>: LoadGen's value is {@code fl(P * S)}, with {@code P = exp(exponent) / a} its prefactor and
- * {@code S} its float series. {@code P} costs three lgammas and one exp, so it is computed here operation for
- * operation as LoadGen does ({@link EarlyStopping#prefactor}), rounding error and all; the true series is
- * {@code I a (1 - x) / K} from the walk's {@code I} and {@code K = x^a (1-x)^b / B(a, b)}. What remains uncertain
- * is the walk's own error (at most 1e-9, usually 1e-11) and LoadGen's series' rounding and truncation (at most
- * {@code 5 u} per term, about {@code sqrt(48 t)} terms, and {@code 2^-33 r0 / ((1 - r0) S)} relative): about 1e-10
- * in all, where the coarse band is 1e-5 for 71M queries.</li>
+ * {@code S} its float series. The exponent costs three lgammas, so it is computed here operation for operation as
+ * LoadGen does ({@link EarlyStopping#exponent}), rounding error and all, and {@code P} from it to a few ulps; the
+ * true series is {@code I a (1 - x) / K} from the walk's {@code I} and {@code K = x^a (1-x)^b / B(a, b)}. What
+ * remains uncertain is the walk's own error (at most 1e-9, usually 1e-11) and LoadGen's series' rounding and
+ * truncation (at most {@code 5 u} per term, about {@code sqrt(48 t)} terms, and {@code 2^-33 r0 / ((1 - r0) S)}
+ * relative): about 1e-10 in all, where the coarse band is 1e-5 for 71M queries.</li>
  * <li><b>Exact</b>: otherwise LoadGen's computation is run operation for operation ({@link EarlyStopping#odds}).
  * </li>
  * </ol>
  * The fast stages are limited to the regime where those bounds hold (0.5 &lt;= p - d &lt; 1, t &gt;= 32,
- * convergent series); everything else is computed exactly.
+ * convergent series); everything else is computed exactly. A SingleStream evaluation of 71M queries (8e6
+ * comparisons) leaves about 800k to the refined stage and 500 to the exact one.
  * <p>
  * Not thread-safe; one instance per (p, d, c), as LoadGen keeps one cache per key.
  */
@@ -39,6 +40,11 @@ final class OddsOracle
     private static final long MIN_FAST_T = 32;
     /** Longest walk (unit steps) before restarting from a direct evaluation. */
     private static final long MAX_WALK_STEPS = 512;
+    /**
+     * Unit steps walked from one anchor before the next: each adds at most about 5 u to the bounds of K and I
+     * (2^19 steps: 3e-10, against 1e-9 allowed), and an anchor at t = 7M costs as much as 20k steps.
+     */
+    private static final long MAX_STEPS_PER_ANCHOR = 1L << 19;
     /** Relative error bound of the walked value above which it is recomputed. */
     private static final double MAX_WALK_RELATIVE_ERROR = 1e-9;
     /** Extra factor on every error bound before a comparison is trusted. */
@@ -175,7 +181,7 @@ final class OddsOracle
     }
 
     /**
-     * @return comparisons answered from LoadGen's exact prefactor and the walked series value.
+     * @return comparisons answered from LoadGen's exact exponent and the walked series value.
      */
     long refinedDecisions()
     {
@@ -223,15 +229,17 @@ final class OddsOracle
      * roundings per index (LoadGen's argument {@code x / (x - 1)}, its product, quotient and running product) and
      * the running sum one per term, over at most {@link #maxSeriesTerms} positive terms. Tail: the terms left out
      * after the first one at most 2^-33 shrink by ratios below {@code r0}, so they sum to at most
-     * {@code 2^-33 r0 / (1 - r0)}. This needs {@code P} exactly, hence {@link EarlyStopping#prefactor}, the code
-     * LoadGen's odds runs as well.
+     * {@code 2^-33 r0 / (1 - r0)}. {@code P} needs LoadGen's exponent exactly, hence
+     * {@link EarlyStopping#exponent}, the code LoadGen's odds runs as well; its exponential is taken with
+     * {@link Math#exp} (within 1 ulp by contract, where {@link GlibcMath#exp} takes 20 times as long), so this
+     * {@code P} is within 1 ulp of exp and 1 of the quotient of LoadGen's.
      */
     private double refinedValue(final long h, final long t)
     {
-        final double prefactor = EarlyStopping.prefactor(logX, logOneMinusX, h, t + 1);
+        final double prefactor = Math.exp(EarlyStopping.exponent(logX, logOneMinusX, h, t + 1)) / (double)h;
         final double series = trueSeries(h);
         final double value = prefactor * series;
-        return prefactor > 0.0 && series >= 1.0 && Double.isFinite(value) ? value : Double.NaN;
+        return prefactor >= Double.MIN_NORMAL && series >= 1.0 && Double.isFinite(value) ? value : Double.NaN;
     }
 
     private double refinedRelativeError(final long h, final long t, final double walkError)
@@ -239,8 +247,9 @@ final class OddsOracle
         final double r0 = t * ratioX / (h + 1.0);
         final double tail = SERIES_TOLERANCE * r0 / ((1.0 - r0) * trueSeries(h));
         final double seriesRounding = 5.0 * UNIT_ROUNDOFF * (maxSeriesTerms(t, r0) + 1.0);
-        // The estimate's own roundings (series, value) and LoadGen's final product: a few u.
-        return walkError + kRelativeError + tail + seriesRounding + 16.0 * UNIT_ROUNDOFF;
+        // P against LoadGen's (two exps and two quotients, within 4 u), the estimate's own roundings (series,
+        // value) and LoadGen's final product: 24 u in all.
+        return walkError + kRelativeError + tail + seriesRounding + 24.0 * UNIT_ROUNDOFF;
     }
 
     /** {@code 2F1(1, -t; h + 1; x / (x - 1)) = I a (1 - x) / K} at the walk's position. */
@@ -285,7 +294,7 @@ final class OddsOracle
     private boolean moveTo(final long targetA, final long targetB)
     {
         final long distance = Math.abs(targetA - a) + Math.abs(targetB - b);
-        if (!walkValid || distance > MAX_WALK_STEPS || stepsSinceAnchor + distance > 64 * MAX_WALK_STEPS)
+        if (!walkValid || distance > MAX_WALK_STEPS || stepsSinceAnchor + distance > MAX_STEPS_PER_ANCHOR)
         {
             return anchor(targetA, targetB);
         }
@@ -297,9 +306,9 @@ final class OddsOracle
         {
             stepDownB();
         }
-        while (a < targetA)
+        if (a < targetA)
         {
-            stepUpA();
+            walkUpA(targetA);
         }
         while (a > targetA)
         {
@@ -314,16 +323,32 @@ final class OddsOracle
     }
 
     // I(a+1, b) = I(a, b) - K/a;  K(a+1, b) = K x (a+b)/a. One division: the reciprocal is shared (one more
-    // rounding, counted in the error bounds).
-    private void stepUpA()
+    // rounding, counted in the error bounds). The common move (SingleStream: p / (1 - p) steps per finder call),
+    // so the walk runs on locals: stores to fields inside the loop would sit on its dependency chain.
+    private void walkUpA(final long targetA)
     {
-        final double inverseA = 1.0 / a;
-        final double term = k * inverseA;
-        odds -= term;
-        oddsAbsoluteError += term * (kRelativeError + 3 * UNIT_ROUNDOFF) + 2 * UNIT_ROUNDOFF * Math.abs(odds);
-        k *= x * (double)(a + b) * inverseA;
-        kRelativeError += 5 * UNIT_ROUNDOFF;
-        a++;
+        final double x = this.x;
+        final long b = this.b;
+        long a = this.a;
+        double k = this.k;
+        double kRelativeError = this.kRelativeError;
+        double odds = this.odds;
+        double oddsAbsoluteError = this.oddsAbsoluteError;
+        while (a < targetA)
+        {
+            final double inverseA = 1.0 / a;
+            final double term = k * inverseA;
+            odds -= term;
+            oddsAbsoluteError += term * (kRelativeError + 3 * UNIT_ROUNDOFF) + 2 * UNIT_ROUNDOFF * Math.abs(odds);
+            k *= x * (double)(a + b) * inverseA;
+            kRelativeError += 5 * UNIT_ROUNDOFF;
+            a++;
+        }
+        this.a = a;
+        this.k = k;
+        this.kRelativeError = kRelativeError;
+        this.odds = odds;
+        this.oddsAbsoluteError = oddsAbsoluteError;
     }
 
     // K(a-1, b) = K (a-1) / (x (a-1+b));  I(a-1, b) = I(a, b) + K(a-1, b)/(a-1).
