@@ -223,16 +223,15 @@ final class OddsOracle
     }
 
     /**
-     * LoadGen's value is {@code fl(P * S_LG)}: {@code P} is computed here exactly as LoadGen computes it, and its
-     * float series {@code S_LG} is the true series {@code S = I a (1-x) / K} (walked {@code I} and {@code K})
-     * times {@code 1 + e}, {@code -(tail + rounding) <= e <= rounding}. Rounding: each term carries at most four
-     * roundings per index (LoadGen's argument {@code x / (x - 1)}, its product, quotient and running product) and
-     * the running sum one per term, over at most {@link #maxSeriesTerms} positive terms. Tail: the terms left out
-     * after the first one at most 2^-33 shrink by ratios below {@code r0}, so they sum to at most
-     * {@code 2^-33 r0 / (1 - r0)}. {@code P} needs LoadGen's exponent exactly, hence
-     * {@link EarlyStopping#exponent}, the code LoadGen's odds runs as well; its exponential is taken with
-     * {@link Math#exp} (within 1 ulp by contract, where {@link GlibcMath#exp} takes 20 times as long), so this
-     * {@code P} is within 1 ulp of exp and 1 of the quotient of LoadGen's.
+     * LoadGen's value is {@code fl(P * S_LG)}. {@code P = exp(e) / a}: its exponent {@code e}, where LoadGen's
+     * rounding error lives, is computed here exactly as LoadGen computes it ({@link EarlyStopping#exponent}, the
+     * code LoadGen's odds runs as well), its exponential with {@link Math#exp} (within 1 ulp by contract, 20 times
+     * cheaper than {@link GlibcMath#exp}), so {@code P} is within 4 u of LoadGen's. The float series {@code S_LG}
+     * is the true series {@code S = I a (1-x) / K} (walked {@code I} and {@code K}) times {@code 1 + e},
+     * {@code -(tail + rounding) <= e <= rounding}. Rounding: each term carries at most four roundings per index
+     * (LoadGen's argument {@code x / (x - 1)}, its product, quotient and running product) and the running sum one
+     * per term, over at most {@link #maxSeriesTerms} positive terms. Tail: the terms left out after the first one at
+     * most 2^-33 shrink by ratios below {@code r0}, so they sum to at most {@code 2^-33 r0 / (1 - r0)}.
      */
     private double refinedValue(final long h, final long t)
     {
