@@ -67,8 +67,24 @@ public final class EarlyStopping
      */
     public static double betaRegularized(final double x, final long a, final long b)
     {
-        final double exponent = (double)a * GlibcMath.log(x) + (double)(b - 1) * GlibcMath.log(1 - x) - lbeta(a, b);
+        final double exponent = exponent(GlibcMath.log(x), GlibcMath.log(1 - x), a, b);
         return GlibcMath.exp(exponent) / (double)a * hypergeometric2F1A1(1 - b, 1 + a, x / (x - 1));
+    }
+
+    /**
+     * The exponent of {@link #betaRegularized}'s prefactor, operation for operation as LoadGen computes it. It sums
+     * terms of size {@code n ln n}, so its rounding error is what limits LoadGen's accuracy for large runs; with it
+     * exact, {@link OddsOracle} knows LoadGen's prefactor to a few ulps without summing the series.
+     *
+     * @param logX         {@code GlibcMath.log(x)}.
+     * @param logOneMinusX {@code GlibcMath.log(1 - x)}.
+     * @param a            first shape.
+     * @param b            second shape.
+     * @return {@code a ln x + (b-1) ln(1-x) - lbeta(a, b)}.
+     */
+    static double exponent(final double logX, final double logOneMinusX, final long a, final long b)
+    {
+        return (double)a * logX + (double)(b - 1) * logOneMinusX - lbeta(a, b);
     }
 
     /**

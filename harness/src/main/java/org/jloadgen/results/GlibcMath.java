@@ -3,23 +3,25 @@ package org.jloadgen.results;
 import java.math.BigDecimal;
 import java.math.MathContext;
 
+import org.jloadgen.random.GlibcLog;
+
 /**
  * The libm functions LoadGen's early stopping (spec §7.3) is computed with, as glibc returns them: {@code std::log}
  * and {@code std::exp} of doubles and {@code std::lgamma} of positive integers. Java has no {@code lgamma}, and
  * {@link StrictMath}'s {@code log}/{@code exp} (fdlibm) differ from glibc's in the last bit for 0.6% / 10% of
  * arguments, which would move LoadGen's odds values.
  * <p>
- * Choice: glibc's {@code log} and {@code exp} are correctly rounded except very near a rounding tie (their error
- * bound is about 0.52 ulp), so {@link #log} and {@link #exp} compute the correctly rounded result (double-double
- * arithmetic, about 100 bits, then one rounding). {@link #lgamma(long)} follows glibc's own algorithm (the fdlibm
- * {@code e_lgamma_r} code glibc ships: exact factorial products below 8, the Stirling form
- * {@code (x-0.5)(ln x-1)+w(1/x)} with fdlibm's minimax coefficients from 8 to 2^58) on top of that {@code log}, so
- * it rounds where glibc rounds. Measured against glibc 2.36: {@code log} differs on 487 and {@code lgamma} on 432
- * of the integers 1..2e7, {@code exp} on 0.08% of random arguments, each by one ulp (StrictMath: 0.6%, 0.5%
- * and 10%). An exact log-factorial would be closer to the true value but further from the tool whose comparisons we
- * must reproduce. A residual one-ulp difference moves an odds value by at most about 1e-8 relative, which can
- * only flip a comparison against 0.01 that is itself that close. Deterministic on every JVM: plain IEEE
- * arithmetic and {@link Math#fma}, no intrinsics whose last bit varies by platform.
+ * Choice: {@link #log} is glibc's own algorithm ({@link GlibcLog}, bit-exact against the installed libm), and
+ * {@link #lgamma(long)} follows glibc's {@code lgamma} (the fdlibm {@code e_lgamma_r} code glibc ships: exact
+ * factorial products below 8, the Stirling form {@code (x-0.5)(ln x-1)+w(1/x)} with fdlibm's minimax coefficients
+ * from 8 to 2^58) on top of that {@code log}, so it rounds where glibc rounds: measured against glibc 2.36 on
+ * x86-64 with FMA, equal on every integer of 1..2e7 and 5e7..7e7. (A correctly rounded {@code log} differed on 487
+ * of 1..2e7 and moved {@code lgamma} on 432; one ulp of {@code lgamma(1e8)} is 2.4e-7, which moves an odds value
+ * by as much relatively, enough to flip a comparison near a large run's threshold.) {@link #exp} is correctly
+ * rounded (double-double arithmetic, about 100 bits, then one rounding); glibc's {@code exp} is not quite
+ * (0.52 ulp), so they differ by one ulp on about 0.06% of arguments, which moves an odds value by 2^-53 relative.
+ * Deterministic on every JVM: plain IEEE arithmetic and {@link Math#fma}, no intrinsics whose last bit varies by
+ * platform.
  */
 public final class GlibcMath
 {
@@ -50,11 +52,6 @@ public final class GlibcMath
     /** 2^58: above it glibc uses {@code x (ln x - 1)}. */
     private static final double TWO_POW_58 = 0x1p58;
 
-    /** Terms of the atanh series: |s| <= 0.1716 so s^44 / 45 < 2^-110. */
-    private static final int SERIES_TERMS = 23;
-    private static final double[] INV_ODD_HI = new double[SERIES_TERMS];
-    private static final double[] INV_ODD_LO = new double[SERIES_TERMS];
-
     static
     {
         final MathContext mc = new MathContext(60);
@@ -69,13 +66,6 @@ public final class GlibcMath
             final double hi = exact.doubleValue();
             INV_FACTORIAL_HI[j] = hi;
             INV_FACTORIAL_LO[j] = exact.subtract(new BigDecimal(hi), mc).doubleValue();
-        }
-        for (int j = 0; j < SERIES_TERMS; j++)
-        {
-            final BigDecimal exact = BigDecimal.ONE.divide(BigDecimal.valueOf(2L * j + 1), mc);
-            final double hi = exact.doubleValue();
-            INV_ODD_HI[j] = hi;
-            INV_ODD_LO[j] = exact.subtract(new BigDecimal(hi), mc).doubleValue();
         }
     }
 
@@ -168,88 +158,29 @@ public final class GlibcMath
             accLo = mErr - (accHi - m);
         }
         // The rounded sum times 2^k: exact, the result is normal. 2^1024 is not a double: scale in two steps.
+        // 2^k from its bits (k is in [-1022, 1024] here): Math.scalb costs as much as the Taylor series.
         final double rounded = accHi + accLo;
         final int exponent = (int)k;
-        return exponent > 1023 ? rounded * 0x1p1023 * Math.scalb(1.0, exponent - 1023)
-            : rounded * Math.scalb(1.0, exponent);
+        return exponent > 1023 ? rounded * 0x1p1023 * powerOfTwo(exponent - 1023)
+            : rounded * powerOfTwo(exponent);
+    }
+
+    /** 2^k for a normal exponent k in [-1022, 1023]. */
+    private static double powerOfTwo(final int k)
+    {
+        return Double.longBitsToDouble((long)(k + 1023) << 52);
     }
 
     /**
-     * The natural logarithm, correctly rounded to nearest (computed to about 100 bits, then rounded).
-     * Hand-written because {@link StrictMath#log} is off by one ulp for about 0.6% of integers and
-     * {@link Math#log} is an intrinsic whose last bit varies by platform (see the class comment).
+     * {@code std::log} as glibc computes it on x86-64 CPUs with FMA and AVX2 (the build LoadGen runs on current
+     * servers): {@link GlibcLog#log}. Its {@code lgamma} calls the same function, which is why {@link #lgamma}
+     * rounds where glibc's does.
      *
      * @param x a double.
      * @return {@code ln x}; NaN for negative or NaN input, -Infinity for 0, +Infinity for +Infinity.
      */
     public static double log(final double x)
     {
-        if (!(x > 0.0) || x == Double.POSITIVE_INFINITY)
-        {
-            return StrictMath.log(x);
-        }
-        long bits = Double.doubleToRawLongBits(x);
-        int exponent = (int)(bits >>> 52) - 1023;
-        if (exponent == -1023)
-        {
-            // Subnormal: scale into the normal range first.
-            bits = Double.doubleToRawLongBits(x * 0x1p54);
-            exponent = (int)(bits >>> 52) - 1023 - 54;
-        }
-        double m = Double.longBitsToDouble((bits & 0x000f_ffff_ffff_ffffL) | 0x3ff0_0000_0000_0000L);
-        if (m > 1.4142135623730951)
-        {
-            m *= 0.5;
-            exponent++;
-        }
-
-        // ln m = 2 atanh(s), s = (m - 1) / (m + 1); m - 1 is exact (Sterbenz), m + 1 is split exactly.
-        final double num = m - 1.0;
-        final double denHi = m + 1.0;
-        final double denCarry = denHi - m;
-        final double denLo = (m - (denHi - denCarry)) + (1.0 - denCarry);
-        final double q1 = num / denHi;
-        final double rem = Math.fma(-q1, denHi, num) - q1 * denLo;
-        final double q2 = rem / denHi;
-        final double sHi = q1 + q2;
-        final double sLo = q2 - (sHi - q1);
-
-        // s^2 in double-double.
-        double p = sHi * sHi;
-        double e = Math.fma(sHi, sHi, -p) + 2.0 * sHi * sLo;
-        final double s2Hi = p + e;
-        final double s2Lo = e - (s2Hi - p);
-
-        // Horner: P = sum_j s^(2j) / (2j + 1).
-        double accHi = INV_ODD_HI[SERIES_TERMS - 1];
-        double accLo = INV_ODD_LO[SERIES_TERMS - 1];
-        for (int j = SERIES_TERMS - 2; j >= 0; j--)
-        {
-            // acc = acc * s2
-            p = accHi * s2Hi;
-            e = Math.fma(accHi, s2Hi, -p) + (accHi * s2Lo + accLo * s2Hi);
-            double hi = p + e;
-            double lo = e - (hi - p);
-            // acc = acc + 1/(2j+1)
-            final double sum = hi + INV_ODD_HI[j];
-            final double v = sum - hi;
-            final double err = (hi - (sum - v)) + (INV_ODD_HI[j] - v) + lo + INV_ODD_LO[j];
-            accHi = sum + err;
-            accLo = err - (accHi - sum);
-        }
-
-        // ln m = 2 s P
-        p = sHi * accHi;
-        e = Math.fma(sHi, accHi, -p) + (sHi * accLo + sLo * accHi);
-        double lnHi = 2.0 * (p + e);
-        double lnLo = 2.0 * (e - ((p + e) - p));
-
-        // + exponent * ln 2, the product with LN2_HI split exactly by fma.
-        final double kHi = exponent * LN2_HI;
-        final double kLo = Math.fma(exponent, LN2_HI, -kHi) + exponent * LN2_LO;
-        final double sum = kHi + lnHi;
-        final double v = sum - kHi;
-        final double err = (kHi - (sum - v)) + (lnHi - v) + kLo + lnLo;
-        return sum + err;
+        return GlibcLog.log(x);
     }
 }

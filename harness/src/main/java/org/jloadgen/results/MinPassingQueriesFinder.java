@@ -97,6 +97,18 @@ public final class MinPassingQueriesFinder
         return cache.oracle == null ? 0 : cache.oracle.exactEvaluations();
     }
 
+    /**
+     * @param p percentile.
+     * @param d tolerance.
+     * @param c confidence.
+     * @return odds comparisons so far decided from LoadGen's exact exponent (the oracle's refined stage).
+     */
+    long refinedDecisions(final double p, final double d, final double c)
+    {
+        final Cache cache = cacheFor(p, d, c);
+        return cache.oracle == null ? 0 : cache.oracle.refinedDecisions();
+    }
+
     private long findMinPassing(final long minHStart, final long maxH, final long t, final double c,
         final Cache cache)
     {

@@ -3,12 +3,21 @@ package org.jloadgen.results;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
 import org.junit.jupiter.api.Test;
 
 /**
  * {@link GlibcMath} against values printed by glibc 2.36 (x86-64, printf with %a) for the arguments LoadGen's
  * early stopping uses: lgamma of integers (including both sides of the Stirling switch at 8 and the large-argument
- * form at 2^58), log of the percentiles and their complements, exp of typical and extreme exponents.
+ * form at 2^58), log of the percentiles and their complements, exp of typical and extreme exponents; and lgamma
+ * against {@code tools/glibc-lgamma/regenerate.sh}'s fixture: digests over 8 million consecutive integers and the
+ * integers where a correctly rounded log used to move lgamma off glibc's result.
  */
 class GlibcMathTest
 {
@@ -107,5 +116,74 @@ class GlibcMathTest
         final double exact = 359.1342053695753987760440;
         final double value = GlibcMath.lgamma(100);
         assertTrue(Math.abs(value - exact) <= Math.ulp(exact), "lgamma(100) = " + value);
+    }
+
+    @Test
+    void shouldMatchGlibcLgammaOnMillionsOfConsecutiveIntegers()
+    {
+        int digests = 0;
+        int values = 0;
+        for (final String[] row : lgammaFixture())
+        {
+            if ("digest".equals(row[0]))
+            {
+                final long first = Long.parseLong(row[1]);
+                final long last = Long.parseLong(row[2]);
+                long hash = 0xcbf29ce484222325L;
+                for (long k = first; k <= last; k++)
+                {
+                    final long bits = Double.doubleToRawLongBits(GlibcMath.lgamma(k));
+                    for (int i = 0; i < 8; i++)
+                    {
+                        hash = (hash ^ ((bits >>> (8 * i)) & 0xff)) * 0x100000001b3L;
+                    }
+                }
+                assertEquals(row[3], String.format("%016x", hash), "lgamma digest over " + first + ".." + last);
+                digests++;
+            }
+            else
+            {
+                final long k = Long.parseLong(row[1]);
+                assertEquals(Long.parseUnsignedLong(row[2], 16), Double.doubleToRawLongBits(GlibcMath.lgamma(k)),
+                    "lgamma(" + k + ")");
+                values++;
+            }
+        }
+        assertEquals(2, digests, "digest rows");
+        assertTrue(values >= 10, "value rows: " + values);
+    }
+
+    @Test
+    void shouldTakeGlibcsLogWhereACorrectlyRoundedOneDiffers()
+    {
+        // glibc 2.36 (FMA build, printf %a): one ulp above the correctly rounded ln 9170, and lgamma(9170) with it.
+        // ln 9170 = 9.12369256525051053327..., whose nearest double is 0x1.23f54a1c504c1p3.
+        assertEquals(0x1.23f54a1c504c2p3, GlibcMath.log(9170.0));
+        assertEquals(0x1.22fa9e304feb1p16, GlibcMath.lgamma(9170));
+    }
+
+    private static List<String[]> lgammaFixture()
+    {
+        final String name = "/glibc-lgamma/lgamma-fixture.txt";
+        try (InputStream in = GlibcMathTest.class.getResourceAsStream(name))
+        {
+            if (in == null)
+            {
+                throw new IllegalStateException("missing test resource " + name);
+            }
+            final List<String[]> rows = new ArrayList<>();
+            for (final String line : new String(in.readAllBytes(), StandardCharsets.US_ASCII).split("\n"))
+            {
+                if (!line.isBlank() && !line.startsWith("#"))
+                {
+                    rows.add(line.trim().split(" "));
+                }
+            }
+            return rows;
+        }
+        catch (final IOException e)
+        {
+            throw new UncheckedIOException(e);
+        }
     }
 }
