@@ -71,24 +71,7 @@ public final class AccuracyLogCollector implements AutoCloseable
     public void response(final long sampleSequenceId, final long qslIndex, final long dataAddress,
         final long dataBytes, final long tokenCount)
     {
-        final int length = checkedLength(dataBytes);
-        final int index = claim(RESPONSE, HEADER_BYTES + length);
-        if (index < 0)
-        {
-            final byte[] copy = new byte[length];
-            MemorySegment.copy(NativeMemoryView.ALL, ValueLayout.JAVA_BYTE, dataAddress, copy, 0, length);
-            oversized.add(new Oversized(RESPONSE, sampleSequenceId, qslIndex, tokenCount, copy));
-            return;
-        }
-        final MutableDirectBuffer buffer = ring.buffer();
-        buffer.putLong(index, sampleSequenceId);
-        buffer.putLong(index + 8, qslIndex);
-        buffer.putLong(index + 16, tokenCount);
-        if (length > 0)
-        {
-            MemorySegment.copy(NativeMemoryView.ALL, dataAddress, ringMemory, index + HEADER_BYTES, length);
-        }
-        ring.commit(index);
+        putNative(RESPONSE, sampleSequenceId, qslIndex, tokenCount, dataAddress, checkedLength(dataBytes));
     }
 
     /**
@@ -111,11 +94,8 @@ public final class AccuracyLogCollector implements AutoCloseable
             oversized.add(new Oversized(RESPONSE, sampleSequenceId, qslIndex, tokenCount, copy));
             return;
         }
-        final MutableDirectBuffer buffer = ring.buffer();
-        buffer.putLong(index, sampleSequenceId);
-        buffer.putLong(index + 8, qslIndex);
-        buffer.putLong(index + 16, tokenCount);
-        buffer.putBytes(index + HEADER_BYTES, data, offset, length);
+        header(index, sampleSequenceId, qslIndex, tokenCount);
+        ring.buffer().putBytes(index + HEADER_BYTES, data, offset, length);
         ring.commit(index);
     }
 
@@ -128,24 +108,34 @@ public final class AccuracyLogCollector implements AutoCloseable
      */
     public void firstToken(final long sampleSequenceId, final long dataAddress, final long dataBytes)
     {
-        final int length = checkedLength(dataBytes);
-        final int index = claim(FIRST_TOKEN, HEADER_BYTES + length);
+        putNative(FIRST_TOKEN, sampleSequenceId, 0, 0, dataAddress, checkedLength(dataBytes));
+    }
+
+    private void putNative(final int type, final long sampleSequenceId, final long qslIndex, final long tokenCount,
+        final long dataAddress, final int length)
+    {
+        final int index = claim(type, HEADER_BYTES + length);
         if (index < 0)
         {
             final byte[] copy = new byte[length];
             MemorySegment.copy(NativeMemoryView.ALL, ValueLayout.JAVA_BYTE, dataAddress, copy, 0, length);
-            oversized.add(new Oversized(FIRST_TOKEN, sampleSequenceId, 0, 0, copy));
+            oversized.add(new Oversized(type, sampleSequenceId, qslIndex, tokenCount, copy));
             return;
         }
-        final MutableDirectBuffer buffer = ring.buffer();
-        buffer.putLong(index, sampleSequenceId);
-        buffer.putLong(index + 8, 0);
-        buffer.putLong(index + 16, 0);
+        header(index, sampleSequenceId, qslIndex, tokenCount);
         if (length > 0)
         {
             MemorySegment.copy(NativeMemoryView.ALL, dataAddress, ringMemory, index + HEADER_BYTES, length);
         }
         ring.commit(index);
+    }
+
+    private void header(final int index, final long sampleSequenceId, final long qslIndex, final long tokenCount)
+    {
+        final MutableDirectBuffer buffer = ring.buffer();
+        buffer.putLong(index, sampleSequenceId);
+        buffer.putLong(index + 8, qslIndex);
+        buffer.putLong(index + 16, tokenCount);
     }
 
     private static int checkedLength(final long dataBytes)

@@ -299,7 +299,7 @@ public final class QueryGenerator
             final OffHeapRegion bitsRegion = bits != null && anyBit ? bits.detach() : null;
             return new Trace(scenario, seriesMode, set, samplesPerQuery, queries, firstQueryId, firstSampleId,
                 periodNs, timestampNs, accuracy, positions.detach(), offsets != null ? offsets.detach() : null,
-                bitsRegion);
+                bitsRegion, null);
         }
     }
 
