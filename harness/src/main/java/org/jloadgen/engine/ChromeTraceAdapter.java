@@ -31,7 +31,9 @@ final class ChromeTraceAdapter
     {
         final long originNs = recorder.originNs();
         final long tid = Thread.currentThread().threadId();
-        writer.complete("IssueQueries", pid, tid, originNs, originNs + outcome.stopRelativeNs());
+        // Issuing spans from the origin to the last query (or to the stop, when a check ended it later).
+        final long issueEndNs = Math.max(outcome.stopRelativeNs(), outcome.lastIssuedRelativeNs());
+        writer.complete("IssueQueries", pid, tid, originNs, originNs + issueEndNs);
         final boolean server = trace.scenario() == TestScenario.SERVER;
         final int spq = trace.samplesPerQuery();
         final long issued = outcome.samplesIssued();
