@@ -417,4 +417,23 @@ class TestRunnerTest
         assertTrue(Files.exists(dir.resolve(name.replace("summary_x.txt", "accuracy_x.json"))));
         assertTrue(console.toString().contains("MLPerf Results Summary"), "copy_summary_to_stdout");
     }
+
+    @Test
+    void shouldWriteAChromeTraceWithOneSamplePairPerCompletion() throws IOException
+    {
+        final java.io.ByteArrayOutputStream console = new java.io.ByteArrayOutputStream();
+        final TestRunner runner = new TestRunner(new NullSut(), new SyntheticQsl(64, 64),
+            performance(TestScenario.SERVER).serverTargetQps(1_000),
+            new org.jloadgen.api.LogSettings().outputDirectory(dir).enableTrace(true),
+            EngineFixture.fastOptions(), null, List.of(), new java.io.PrintStream(console));
+        final TestResult result = runner.run();
+        final String trace = Files.readString(result.traceFile());
+        final long queries = ((Number)EngineFixture.read(result, dir, console).detail()
+            .value("result_query_count")).longValue();
+        assertTrue(trace.startsWith("{\"traceEvents\":[\n"), trace.substring(0, 40));
+        assertTrue(trace.endsWith("\"version\":\"MLPerf LoadGen v1.0\"\n}\n}\n"));
+        assertEquals(queries, trace.split("\"ph\":\"b\"", -1).length - 1L, "one begin per sample");
+        assertEquals(queries, trace.split("\"ph\":\"e\"", -1).length - 1L, "one end per sample");
+        assertEquals(queries, trace.split("\"name\":\"Latency\"", -1).length - 1L, "Server latency counters");
+    }
 }
