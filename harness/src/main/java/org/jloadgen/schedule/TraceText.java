@@ -29,11 +29,44 @@ public final class TraceText
     }
 
     /**
-     * @param requested        requested settings (scenario and mode included).
-     * @param qslTotalCount    the QSL's total sample count.
+     * Receives a test's trace in issue order; the trace passed to {@link #query} is valid only during the call.
+     */
+    public interface Visitor
+    {
+        /**
+         * @param indices a LoadSamplesToRam call.
+         * @throws IOException if writing fails.
+         */
+        void load(long[] indices) throws IOException;
+
+        /**
+         * @param trace the series being issued.
+         * @param query query number in the series.
+         * @throws IOException if writing fails.
+         */
+        void query(Trace trace, long query) throws IOException;
+
+        /**
+         * @param trace the series just issued ({@code generated_query_duration} is its {@link Trace#durationNs()}).
+         * @throws IOException if writing fails.
+         */
+        default void endSeries(final Trace trace) throws IOException
+        {
+        }
+
+        /**
+         * @param indices an UnloadSamplesFromRam call.
+         * @throws IOException if writing fails.
+         */
+        void unload(long[] indices) throws IOException;
+    }
+
+    /**
+     * @param requested           requested settings (scenario and mode included).
+     * @param qslTotalCount       the QSL's total sample count.
      * @param qslPerformanceCount the QSL's performance sample count.
-     * @param out              where the lines go.
-     * @param allocator        memory for the generated traces.
+     * @param out                 where the lines go.
+     * @param allocator           memory for the generated traces.
      * @throws IllegalArgumentException for FindPeakPerformance, whose later traces depend on measured results.
      */
     public static void write(
@@ -43,19 +76,69 @@ public final class TraceText
         final Appendable out,
         final OffHeapAllocator allocator)
     {
+        final StringBuilder line = new StringBuilder(1 << 16);
+        visit(requested, qslTotalCount, qslPerformanceCount, allocator, new Visitor()
+        {
+            @Override
+            public void load(final long[] indices) throws IOException
+            {
+                indices(line, 'L', indices);
+                out.append(line).append('\n');
+            }
+
+            @Override
+            public void query(final Trace trace, final long query) throws IOException
+            {
+                line.setLength(0);
+                line.append("Q ").append(trace.scheduledOffsetNs(query));
+                final long[] loaded = trace.loadableSet().indices();
+                final int spq = trace.samplesPerQuery();
+                for (long s = query * spq, end = s + spq; s < end; s++)
+                {
+                    line.append(' ').append(loaded[trace.position(s)]);
+                }
+                out.append(line).append('\n');
+            }
+
+            @Override
+            public void unload(final long[] indices) throws IOException
+            {
+                indices(line, 'U', indices);
+                out.append(line).append('\n');
+            }
+        });
+    }
+
+    /**
+     * Generates a test's series in LoadGen's mode flow and hands each load, query and unload to the visitor.
+     *
+     * @param requested           requested settings (scenario and mode included).
+     * @param qslTotalCount       the QSL's total sample count.
+     * @param qslPerformanceCount the QSL's performance sample count.
+     * @param allocator           memory for the generated traces.
+     * @param visitor             receives the trace.
+     * @throws IllegalArgumentException for FindPeakPerformance, whose later traces depend on measured results.
+     */
+    public static void visit(
+        final TestSettings requested,
+        final long qslTotalCount,
+        final long qslPerformanceCount,
+        final OffHeapAllocator allocator,
+        final Visitor visitor)
+    {
         final EffectiveSettings settings = new EffectiveSettings(requested, qslTotalCount, qslPerformanceCount);
         final SequenceGen sequence = new SequenceGen();
         try
         {
             switch (settings.mode)
             {
-                case ACCURACY_ONLY -> series(settings, TestMode.ACCURACY_ONLY, qslTotalCount, sequence, out, allocator);
+                case ACCURACY_ONLY -> series(settings, TestMode.ACCURACY_ONLY, qslTotalCount, sequence, visitor, allocator);
                 case PERFORMANCE_ONLY ->
-                    series(settings, TestMode.PERFORMANCE_ONLY, qslTotalCount, sequence, out, allocator);
+                    series(settings, TestMode.PERFORMANCE_ONLY, qslTotalCount, sequence, visitor, allocator);
                 case SUBMISSION_RUN ->
                 {
-                    series(settings, TestMode.ACCURACY_ONLY, qslTotalCount, sequence, out, allocator);
-                    series(settings, TestMode.PERFORMANCE_ONLY, qslTotalCount, sequence, out, allocator);
+                    series(settings, TestMode.ACCURACY_ONLY, qslTotalCount, sequence, visitor, allocator);
+                    series(settings, TestMode.PERFORMANCE_ONLY, qslTotalCount, sequence, visitor, allocator);
                 }
                 case FIND_PEAK_PERFORMANCE -> throw new IllegalArgumentException(
                     "FindPeakPerformance has no fixed trace: each step's target QPS depends on the previous "
@@ -74,44 +157,33 @@ public final class TraceText
         final TestMode seriesMode,
         final long qslTotalCount,
         final SequenceGen sequence,
-        final Appendable out,
+        final Visitor visitor,
         final OffHeapAllocator allocator) throws IOException
     {
         final boolean accuracy = seriesMode == TestMode.ACCURACY_ONLY;
         final List<LoadableSet> sets = LoadableSets.generate(
             accuracy ? settings.accuracySampleCount : settings.performanceSampleCount, qslTotalCount,
             settings.performanceSampleCount, settings.scenario, settings.samplesPerQuery, settings.qslRngSeed);
-        final List<LoadableSet> used = accuracy ? sets : sets.subList(0, 1);
-        final StringBuilder line = new StringBuilder(1 << 16);
-        for (final LoadableSet set : used)
+        for (final LoadableSet set : accuracy ? sets : sets.subList(0, 1))
         {
-            indices(line.append('L'), set.indices());
-            out.append(line).append('\n');
+            visitor.load(set.indices());
             try (Trace trace = QueryGenerator.generate(settings, set, seriesMode, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, allocator))
             {
-                final long[] loaded = set.indices();
-                final int spq = trace.samplesPerQuery();
                 for (long q = 0; q < trace.queryCount(); q++)
                 {
-                    line.setLength(0);
-                    line.append("Q ").append(trace.scheduledOffsetNs(q));
-                    for (long s = q * spq, end = s + spq; s < end; s++)
-                    {
-                        line.append(' ').append(loaded[trace.position(s)]);
-                    }
-                    out.append(line).append('\n');
+                    visitor.query(trace, q);
                 }
+                visitor.endSeries(trace);
             }
-            line.setLength(0);
-            indices(line.append('U'), set.indices());
-            out.append(line).append('\n');
-            line.setLength(0);
+            visitor.unload(set.indices());
         }
     }
 
-    private static void indices(final StringBuilder line, final long[] indices)
+    private static void indices(final StringBuilder line, final char tag, final long[] indices)
     {
+        line.setLength(0);
+        line.append(tag);
         for (final long index : indices)
         {
             line.append(' ').append(index);

@@ -66,7 +66,7 @@ class GoldenTraceTest
         // StdRandom reproduces glibc's FMA-build log; a file written where glibc ran its SSE2 build may differ.
         assertEquals("fma", golden.glibcLog, "glibc log build that wrote the file");
         final TraceDigest actual = new TraceDigest(golden.keptLines.size());
-        TraceText.write(golden.requested(), golden.qslTotalSampleCount(), golden.qslPerformanceSampleCount(), actual);
+        trace(golden.requested(), golden.qslTotalSampleCount(), golden.qslPerformanceSampleCount(), actual);
 
         for (int i = 0; i < golden.keptLines.size(); i++)
         {
@@ -230,7 +230,7 @@ class GoldenTraceTest
         final TraceDigest digest = new TraceDigest(7);
         final TestSettings requested = QueryGeneratorTest.officialSeeds(TestScenario.SERVER).serverTargetQps(100)
             .minDurationMs(1000);
-        TraceText.write(requested, 50_000, 1024, digest);
+        trace(requested, 50_000, 1024, digest);
         assertTrue(digest.kept.get(0).startsWith("L 216 267 822 906 663 580 710 908 "));
         assertEquals(List.of("Q 0 784", "Q 18436540 618", "Q 23015776 960", "Q 35874399 248", "Q 43004346 513",
             "Q 46868412 635"), digest.kept.subList(1, 7));
@@ -327,53 +327,26 @@ class GoldenTraceTest
     }
 
     /**
-     * The test-side formatter: LoadGen's mode flow (spec §3.1) over JLoadGen's generator, one text line per
-     * LoadSamplesToRam ({@code L}), generated query ({@code Q}) and UnloadSamplesFromRam ({@code U}).
+     * Feeds the main {@link TraceText} mode flow into a digest, formatting lines in a
+     * reused byte array: formatting millions of lines through {@link StringBuilder} dominated this test's time.
      */
-    static final class TraceText
+    static void trace(final TestSettings requested, final long qslTotal, final long qslPerformance,
+        final TraceDigest out)
     {
-        private TraceText()
-        {
-        }
-
-        static void write(
-            final TestSettings requested, final long qslTotal, final long qslPerformance, final TraceDigest out)
-        {
-            final EffectiveSettings settings = new EffectiveSettings(requested, qslTotal, qslPerformance);
-            final SequenceGen sequence = new SequenceGen();
-            final TestMode mode = settings.mode;
-            if (mode == TestMode.SUBMISSION_RUN || mode == TestMode.ACCURACY_ONLY)
+        final LineBuilder line = new LineBuilder();
+        TraceText.visit(requested, qslTotal, qslPerformance, OffHeapAllocator.arena(),
+            new TraceText.Visitor()
             {
-                final List<LoadableSet> sets = LoadableSets.generate(settings.accuracySampleCount, qslTotal,
-                    settings.performanceSampleCount, settings.scenario, settings.samplesPerQuery, settings.qslRngSeed);
-                for (final LoadableSet set : sets)
+                @Override
+                public void load(final long[] indices)
                 {
-                    series(settings, set, TestMode.ACCURACY_ONLY, sequence, out);
+                    out.line(indices(line, 'L', indices));
                 }
-            }
-            if (mode == TestMode.SUBMISSION_RUN || mode == TestMode.PERFORMANCE_ONLY)
-            {
-                final List<LoadableSet> sets = LoadableSets.generate(settings.performanceSampleCount, qslTotal,
-                    settings.performanceSampleCount, settings.scenario, settings.samplesPerQuery, settings.qslRngSeed);
-                series(settings, sets.get(0), TestMode.PERFORMANCE_ONLY, sequence, out);
-            }
-        }
 
-        private static void series(
-            final EffectiveSettings settings,
-            final LoadableSet set,
-            final TestMode seriesMode,
-            final SequenceGen sequence,
-            final TraceDigest out)
-        {
-            final LineBuilder line = new LineBuilder();
-            out.line(indices(line, 'L', set.indices()));
-            try (Trace trace = QueryGenerator.generate(settings, set, seriesMode, sequence,
-                QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena()))
-            {
-                final int spq = trace.samplesPerQuery();
-                for (long q = 0; q < trace.queryCount(); q++)
+                @Override
+                public void query(final Trace trace, final long q)
                 {
+                    final int spq = trace.samplesPerQuery();
                     line.clear();
                     line.append('Q').append(' ').append(trace.scheduledOffsetNs(q));
                     for (long s = q * spq, end = s + spq; s < end; s++)
@@ -382,21 +355,30 @@ class GoldenTraceTest
                     }
                     out.query(line, spq);
                 }
-                out.endSeries(trace.durationNs());
-            }
-            out.line(indices(line, 'U', set.indices()));
-        }
 
-        private static LineBuilder indices(final LineBuilder line, final char tag, final long[] indices)
+                @Override
+                public void endSeries(final Trace trace)
+                {
+                    out.endSeries(trace.durationNs());
+                }
+
+                @Override
+                public void unload(final long[] indices)
+                {
+                    out.line(indices(line, 'U', indices));
+                }
+            });
+    }
+
+    private static LineBuilder indices(final LineBuilder line, final char tag, final long[] indices)
+    {
+        line.clear();
+        line.append(tag);
+        for (final long index : indices)
         {
-            line.clear();
-            line.append(tag);
-            for (final long index : indices)
-            {
-                line.append(' ').append(index);
-            }
-            return line;
+            line.append(' ').append(index);
         }
+        return line;
     }
 
     /**
