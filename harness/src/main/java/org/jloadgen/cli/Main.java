@@ -1,12 +1,16 @@
 package org.jloadgen.cli;
 
 import java.io.PrintWriter;
+import java.util.ServiceLoader;
+
+import org.jloadgen.spi.CommandProvider;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
 /**
- * {@code jloadgen}: the command-line tool. Exit codes: 0 a run finished VALID (or an accuracy run finished
+ * {@code jloadgen}: the command-line tool. The built-in commands are {@code run}, {@code trace} and {@code accuracy};
+ * other modules add theirs through {@link CommandProvider}. Exit codes: 0 a run finished VALID (or an accuracy run finished
  * without errors), 3 it finished INVALID or with errors in its logs, 2 bad usage, settings or files, 1 an
  * unexpected failure.
  */
@@ -45,6 +49,18 @@ public final class Main implements Runnable
     public static CommandLine commandLine()
     {
         final CommandLine cl = new CommandLine(new Main());
+        for (final CommandProvider provider : ServiceLoader.load(CommandProvider.class))
+        {
+            final Object command = provider.newCommand();
+            final String name = new CommandLine(command).getCommandName();
+            if (cl.getSubcommands().containsKey(name))
+            {
+                throw new IllegalStateException("two installed modules provide the command '" + name + "': "
+                    + cl.getSubcommands().get(name).getCommand().getClass().getName() + " and "
+                    + command.getClass().getName());
+            }
+            cl.addSubcommand(name, command);
+        }
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
         {
             final PrintWriter err = commandLine.getErr();
