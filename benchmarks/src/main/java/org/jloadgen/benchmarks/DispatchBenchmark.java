@@ -11,7 +11,7 @@ import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
 import org.jloadgen.memory.OffHeapAllocator;
-import org.jloadgen.overhead.NullWorkerSutProvider;
+import org.jloadgen.spi.BuiltinSutProviders;
 import org.jloadgen.record.CompletionErrors;
 import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.SeriesRecorder;
@@ -19,6 +19,7 @@ import org.jloadgen.schedule.Trace;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.sut.synthetic.NullSut;
+import org.jloadgen.sut.synthetic.NullWorkerSut;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -86,10 +87,10 @@ public class DispatchBenchmark
         recorder = new SeriesRecorder(trace, false, errors, null, null, false, OffHeapAllocator.arena());
         sink = new EngineResponseSink(SeriesRecorder.retired(errors));
         loop = new IssueLoop(new EngineOptions().latencyHistogram(false).completionTimeoutMs(10_000));
-        if (sut.equals(NullWorkerSutProvider.NAME))
+        if (sut.equals(NullWorkerSut.NAME))
         {
-            worker = new NullWorkerSutProvider().create(new SutContext(settings.scenario, Map.of("wait", "spin"),
-                Traces.QSL_SAMPLES, Traces.QSL_SAMPLES));
+            worker = new BuiltinSutProviders.NullWorker().create(new SutContext(settings.scenario,
+                Map.of("wait", "spin"), Traces.QSL_SAMPLES, Traces.QSL_SAMPLES));
             target = worker.sut();
         }
         else

@@ -19,7 +19,7 @@ import picocli.CommandLine.Command;
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
     description = "MLPerf Inference LoadGen in Java: runs, traces and scores benchmarks.",
-    subcommands = {RunCommand.class, TraceCommand.class, AccuracyCommand.class, OverheadCommand.class,
+    subcommands = {RunCommand.class, TraceCommand.class, AccuracyCommand.class,
         CommandLine.HelpCommand.class})
 public final class Main implements Runnable
 {

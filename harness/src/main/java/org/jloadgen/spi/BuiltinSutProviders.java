@@ -3,12 +3,15 @@ package org.jloadgen.spi;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.jloadgen.sut.BatchingSut;
 import org.jloadgen.sut.synthetic.NullSut;
+import org.jloadgen.sut.synthetic.NullWorkerSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
 
 /**
- * The SUTs that ship with the harness: {@code null} (completes inline, no data: the overhead budget's SUT)
- * and {@code synthetic} (known service times, batching, workers, deliberate bugs).
+ * The SUTs that ship with the harness: {@code null} (completes inline, no data: the overhead budget's SUT),
+ * {@code null-worker} (the same, completed by one worker thread) and {@code synthetic} (known service times,
+ * batching, workers, deliberate bugs).
  */
 public final class BuiltinSutProviders
 {
@@ -42,6 +45,39 @@ public final class BuiltinSutProviders
             }
             return SutInstance.of(new NullSut(),
                 new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), null);
+        }
+    }
+
+    /**
+     * {@code --sut null-worker}: {@link NullWorkerSut}.
+     */
+    public static final class NullWorker implements SutProvider
+    {
+        @Override
+        public String name()
+        {
+            return NullWorkerSut.NAME;
+        }
+
+        @Override
+        public String description()
+        {
+            return "the null SUT completed by one worker thread (options: wait=spin|yield|backoff|sleep); "
+                + "overhead runs";
+        }
+
+        @Override
+        public SutInstance create(final SutContext context)
+        {
+            final Map<String, String> options = new HashMap<>(context.options());
+            final String wait = options.remove("wait");
+            if (!options.isEmpty())
+            {
+                throw new IllegalArgumentException("the " + NullWorkerSut.NAME + " SUT takes only the option 'wait', "
+                    + "got " + options.keySet());
+            }
+            final BatchingSut sut = NullWorkerSut.create(NullWorkerSut.parseWait(wait == null ? "spin" : wait));
+            return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
         }
     }
 

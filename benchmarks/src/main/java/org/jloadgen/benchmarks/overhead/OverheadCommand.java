@@ -1,0 +1,135 @@
+package org.jloadgen.benchmarks.overhead;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+
+import org.jloadgen.cli.Main;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jloadgen overhead}: runs the performance budget's configurations against the null SUT, each repeat in a
+ * fresh JVM, and prints the figures beside the official LoadGen's and the targets as a Markdown table. Plugged into
+ * the command line by {@link OverheadCommandProvider}.
+ */
+@Command(
+    name = "overhead",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Measure JLoadGen's own overhead with the null SUT: run the configurations of the performance budget "
+            + "(DESIGN.md), each repeat in a fresh JVM, and print a Markdown table of min / median / max, peak RSS "
+            + "and wall time beside the official LoadGen's figures and the targets.",
+        "The full set takes 15-30 minutes; --only and --repeats run a subset (e.g. --only smoke --repeats 1)."})
+public final class OverheadCommand implements Callable<Integer>
+{
+    @Option(names = "--only", paramLabel = "ID", split = ",",
+        description = "Run only these configurations: ${COMPLETION-CANDIDATES}. Default: all but smoke.",
+        completionCandidates = Ids.class)
+    List<String> only;
+
+    @Option(names = "--repeats", paramLabel = "N", defaultValue = "3",
+        description = "Runs per configuration and per peak-search target (default: ${DEFAULT-VALUE}).")
+    int repeats;
+
+    @Option(names = "--work-dir", paramLabel = "DIR",
+        description = "Where the runs' logs go (default: a new temporary directory).")
+    Path workDir;
+
+    @Option(names = "--output", paramLabel = "FILE", description = "Also write the Markdown table to this file.")
+    Path output;
+
+    @Option(names = "--jvm-arg", paramLabel = "FLAG",
+        description = "A flag for the child JVMs, replacing the defaults (repeatable; default: "
+            + "-XX:+UseSerialGC -Xms256m -Xmx2g -Xmn32m).")
+    List<String> jvmArgs;
+
+    @Option(names = "--child-time-limit-s", paramLabel = "S", defaultValue = "600",
+        description = "Kill a child that runs longer than this (default: ${DEFAULT-VALUE}).")
+    long childTimeLimitS;
+
+    @Option(names = "--peak-start-qps", paramLabel = "QPS", defaultValue = "500000",
+        description = "First target of the Server peak search (default: ${DEFAULT-VALUE}).")
+    double peakStartQps;
+
+    @Option(names = "--peak-max-qps", paramLabel = "QPS", defaultValue = "20000000",
+        description = "Highest target the peak search tries (default: ${DEFAULT-VALUE}).")
+    double peakMaxQps;
+
+    @Option(names = "--peak-resolution", paramLabel = "FRACTION", defaultValue = "0.05",
+        description = "Stop the peak search when the failing target is within this fraction above the passing "
+            + "one (default: ${DEFAULT-VALUE}).")
+    double peakResolution;
+
+    @Option(names = "--peak-max-probes", paramLabel = "N", defaultValue = "12",
+        description = "Most targets the peak search tries (default: ${DEFAULT-VALUE}).")
+    int peakMaxProbes;
+
+    @Option(names = "--single-stream-expected-latency-ns", paramLabel = "NS", defaultValue = "0",
+        description = "Expected latency of the full-length SingleStream run (default: derived from the 8M-query "
+            + "runs so that 1.5 times the queries the fastest of them issues in 10 s are generated).")
+    long singleStreamExpectedLatencyNs;
+
+    @Option(names = "--floor-s", paramLabel = "S", defaultValue = "10",
+        description = "Measure the platform floor (a bare spin-wait to a 10k/s Poisson schedule, no engine) for this "
+            + "long before the first and after the last run (default: ${DEFAULT-VALUE}; 0: skip).")
+    long floorS;
+
+    @Option(names = "--quiet-cpu", paramLabel = "FRACTION", defaultValue = "0.10",
+        description = "Start a run only when the machine's CPU use over the last second (other processes) is at "
+            + "most this fraction (default: ${DEFAULT-VALUE}).")
+    double quietCpu;
+
+    @Option(names = "--max-quiet-wait-s", paramLabel = "S", defaultValue = "600",
+        description = "Longest wait for a quiet machine before each run; then it runs anyway (default: "
+            + "${DEFAULT-VALUE}; 0: never wait).")
+    long maxQuietWaitS;
+
+    @Option(names = "--max-other-cpu", paramLabel = "FRACTION", defaultValue = "0.25",
+        description = "Run again a run during which other processes used more than this fraction of the machine "
+            + "(default: ${DEFAULT-VALUE}; 1: never).")
+    double maxOtherCpu;
+
+    @Option(names = "--retries", paramLabel = "N", defaultValue = "2",
+        description = "Most reruns of a disturbed run (default: ${DEFAULT-VALUE}).")
+    int retries;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintStream stdout = System.out;
+        final OverheadRunner.Options options = new OverheadRunner.Options()
+            .ids(only == null || only.isEmpty() ? BudgetTable.DEFAULT_IDS : only)
+            .repeats(repeats)
+            .workDir(workDir)
+            .peakSearch(peakStartQps, Math.min(10_000, peakStartQps), peakMaxQps, peakResolution, peakMaxProbes)
+            .singleStreamExpectedLatencyNs(singleStreamExpectedLatencyNs)
+            .quiet(quietCpu, maxQuietWaitS * 1_000)
+            .floorMs(floorS * 1_000)
+            .retryDisturbed(maxOtherCpu, retries);
+        final ChildJvm child = ChildJvm.likeThisJvm(jvmArgs == null ? OverheadRunner.DEFAULT_JVM_FLAGS : jvmArgs,
+            childTimeLimitS * 1_000);
+        final OverheadReport report = new OverheadRunner(options, child, System.err).run();
+        final String table = report.markdown();
+        stdout.print(table);
+        if (output != null)
+        {
+            report.write(output);
+        }
+        return Main.EXIT_VALID;
+    }
+
+    /**
+     * The configuration ids, for the help text.
+     */
+    static final class Ids extends ArrayList<String>
+    {
+        Ids()
+        {
+            super(BudgetTable.ALL_IDS);
+        }
+    }
+}

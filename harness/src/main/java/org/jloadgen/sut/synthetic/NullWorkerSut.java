@@ -1,0 +1,55 @@
+package org.jloadgen.sut.synthetic;
+
+import java.util.Locale;
+
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.sut.BatcherSettings;
+import org.jloadgen.sut.BatchingSut;
+
+/**
+ * {@code --sut null-worker}: the null SUT with one worker thread completing, for the overhead budget's
+ * cross-thread figure. It is the SUT toolkit's {@link BatchingSut} (the issue thread queues each sample, the
+ * worker takes batches of one and completes them at once, no service time and no data), so it measures the
+ * hand-off every real threaded SUT pays. Option: {@code wait} (how the idle worker waits: {@code spin},
+ * {@code yield}, {@code backoff} or {@code sleep}; default {@code spin}).
+ */
+public final class NullWorkerSut
+{
+    /** The SUT's name for {@code --sut}. */
+    public static final String NAME = "null-worker";
+    /** Its {@code sut_name}. */
+    public static final String SUT_NAME = "NullWorkerSUT";
+    /** Queue capacity: far above what is outstanding when completion keeps up. */
+    private static final int QUEUE_CAPACITY = 1 << 16;
+
+    private NullWorkerSut()
+    {
+    }
+
+    /**
+     * @param idle how the idle worker waits.
+     * @return a started SUT; close it to stop its worker.
+     */
+    public static BatchingSut create(final CompletionWaitStrategy idle)
+    {
+        return new BatchingSut(SUT_NAME, new BatcherSettings(1, 0, 1, QUEUE_CAPACITY, idle, new int[0]),
+            worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null);
+    }
+
+    /**
+     * @param text {@code spin}, {@code yield}, {@code backoff} or {@code sleep}.
+     * @return the strategy.
+     * @throws IllegalArgumentException naming the value and the choices.
+     */
+    public static CompletionWaitStrategy parseWait(final String text)
+    {
+        try
+        {
+            return CompletionWaitStrategy.valueOf(text.trim().toUpperCase(Locale.ROOT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("wait must be spin, yield, backoff or sleep: '" + text + "'", ex);
+        }
+    }
+}
