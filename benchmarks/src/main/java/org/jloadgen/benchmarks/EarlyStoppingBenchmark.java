@@ -4,7 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.results.EarlyStopping;
-import org.jloadgen.results.SortedLatencies;
+import org.jloadgen.record.SortedLatencies;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;

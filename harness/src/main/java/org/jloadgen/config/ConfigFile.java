@@ -15,6 +15,7 @@ import java.util.Set;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.clib.CNumbers;
 
 /**
  * A parsed mlperf.conf / user.conf / audit.config file, read exactly as LoadGen's {@code FromConfig} reads it

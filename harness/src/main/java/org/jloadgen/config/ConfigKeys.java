@@ -12,6 +12,7 @@ import java.util.function.Predicate;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.clib.CNumbers;
 
 /**
  * The config keys LoadGen reads, in the order it reads them, with their scenario component, the file kinds

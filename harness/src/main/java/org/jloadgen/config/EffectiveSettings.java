@@ -6,6 +6,8 @@ import java.util.List;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.clib.CFormat;
+import org.jloadgen.clib.CNumbers;
 
 /**
  * The settings a run actually uses: LoadGen's {@code TestSettingsInternal} (spec §2.4), derived from the
@@ -132,7 +134,7 @@ public final class EffectiveSettings
                 else
                 {
                     errors.add("Invalid value for server_target_qps requested. requested: "
-                        + org.jloadgen.log.CFormat.g(requested.serverTargetQps()) + " using: " + 1);
+                        + CFormat.g(requested.serverTargetQps()) + " using: " + 1);
                 }
                 targetLatency = requested.serverTargetLatencyNs();
                 percentile = requested.serverTargetLatencyPercentile();
@@ -148,7 +150,7 @@ public final class EffectiveSettings
                 else
                 {
                     errors.add("Invalid value for offline_expected_qps requested. requested: "
-                        + org.jloadgen.log.CFormat.g(requested.offlineExpectedQps()) + " using: " + 1);
+                        + CFormat.g(requested.offlineExpectedQps()) + " using: " + 1);
                 }
                 maxAsync = 1;
             }

@@ -14,7 +14,8 @@ import java.util.function.Function;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.log.CFormat;
+import org.jloadgen.clib.CFormat;
+import org.jloadgen.clib.CNumbers;
 
 /**
  * Every {@link TestSettings} field under its LoadGen field name (the Field column of spec §2.2, e.g.

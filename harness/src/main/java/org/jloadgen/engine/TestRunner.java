@@ -22,7 +22,7 @@ import org.jloadgen.api.TestSettings;
 import org.jloadgen.config.ConfigException;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.config.SettingsLoader;
-import org.jloadgen.config.SettingsLog;
+import org.jloadgen.log.SettingsLog;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
 import org.jloadgen.issue.StopReason;
@@ -647,7 +647,7 @@ public final class TestRunner
      */
     static String toStdString(final double value)
     {
-        return org.jloadgen.log.CFormat.fixed(value, 6);
+        return org.jloadgen.clib.CFormat.fixed(value, 6);
     }
 
     private static String stackTrace(final Throwable t)

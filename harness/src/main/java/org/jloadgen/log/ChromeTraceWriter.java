@@ -8,6 +8,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
+import org.jloadgen.clib.CFormat;
+
 /**
  * {@code mlperf_log_trace.json} in LoadGen's Chrome-trace layout (spec §8.5), loadable by chrome://tracing and
  * Perfetto: header <code>&#123;"traceEvents":[</code>, one event per line each followed by a comma, and a footer with the

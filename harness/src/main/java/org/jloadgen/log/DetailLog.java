@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
+import org.jloadgen.clib.CFormat;
+
 /**
  * Writer of {@code mlperf_log_detail.txt}: one {@code :::MLLOG {json}} record per line, byte for byte in
  * LoadGen's layout (spec §8.2). Never used on the timed path: records are formatted as they are logged.

@@ -5,6 +5,7 @@ import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.clib.CFormat;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.results.PerformanceSummary;
 

@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.clib.CFormat;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.results.PerformanceSummary;
 

@@ -6,8 +6,6 @@ import java.util.Arrays;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.record.CompletionErrors.Kind;
-import org.jloadgen.results.PerformanceResult;
-import org.jloadgen.results.SortedLatencies;
 import org.jloadgen.schedule.Trace;
 
 /**

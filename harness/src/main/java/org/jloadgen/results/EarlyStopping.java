@@ -1,7 +1,8 @@
 package org.jloadgen.results;
 
 import org.jloadgen.api.TestScenario;
-import org.jloadgen.log.CFormat;
+import org.jloadgen.clib.CFormat;
+import org.jloadgen.record.SortedLatencies;
 
 /**
  * LoadGen's early stopping (spec §7.3): the statistics (operation for operation, so that results round as

@@ -2,6 +2,8 @@ package org.jloadgen.results;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.record.PerformanceResult;
+import org.jloadgen.record.SortedLatencies;
 
 /**
  * Everything LoadGen's {@code results.cc} derives from one performance series (spec §7): percentiles, means,

@@ -71,8 +71,8 @@ final class SeriesFixture
             }
             final var r = collected.result();
             final SeriesLatencies.Collected copy = new SeriesLatencies.Collected(
-                new org.jloadgen.results.PerformanceResult(
-                    org.jloadgen.results.SortedLatencies.sortInPlace(sorted), r.queryLatencies(), r.queriesIssued(),
+                new org.jloadgen.record.PerformanceResult(
+                    org.jloadgen.record.SortedLatencies.sortInPlace(sorted), r.queryLatencies(), r.queriesIssued(),
                     r.maxLatencySeconds(), r.finalQueryScheduledTimeSeconds(), r.finalQueryIssuedTimeSeconds(),
                     r.finalQueryAllSamplesDoneSeconds(), r.firstTokenLatencies(), r.timePerOutputTokens(),
                     r.tokenCount()),

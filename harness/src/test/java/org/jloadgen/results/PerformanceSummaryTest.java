@@ -10,6 +10,8 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.record.PerformanceResult;
+import org.jloadgen.record.SortedLatencies;
 import org.jloadgen.testing.GoldenRuns;
 import org.junit.jupiter.api.Test;
 

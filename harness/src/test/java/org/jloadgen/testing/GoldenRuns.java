@@ -6,8 +6,8 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.config.EffectiveSettings;
-import org.jloadgen.results.PerformanceResult;
-import org.jloadgen.results.SortedLatencies;
+import org.jloadgen.record.PerformanceResult;
+import org.jloadgen.record.SortedLatencies;
 
 /**
  * Inputs reconstructed from the official example logs in {@code shared/data/example-logs} (LoadGen 6.0.17, null

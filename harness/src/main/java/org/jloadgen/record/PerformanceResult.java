@@ -1,4 +1,4 @@
-package org.jloadgen.results;
+package org.jloadgen.record;
 
 /**
  * What a performance series measured: LoadGen's {@code PerformanceResult} (spec §3.3). Times are seconds from

@@ -1,4 +1,4 @@
-package org.jloadgen.log;
+package org.jloadgen.clib;
 
 import java.math.BigDecimal;
 import java.math.MathContext;

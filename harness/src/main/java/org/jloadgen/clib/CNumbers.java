@@ -1,4 +1,4 @@
-package org.jloadgen.config;
+package org.jloadgen.clib;
 
 /**
  * The C library number parsers that LoadGen's config reader relies on, with glibc's exact acceptance rules:

@@ -1,4 +1,4 @@
-package org.jloadgen.results;
+package org.jloadgen.record;
 
 import java.util.Arrays;
 

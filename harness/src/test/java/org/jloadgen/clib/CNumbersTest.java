@@ -1,4 +1,4 @@
-package org.jloadgen.config;
+package org.jloadgen.clib;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;

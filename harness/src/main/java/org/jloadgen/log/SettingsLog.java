@@ -1,10 +1,10 @@
-package org.jloadgen.config;
+package org.jloadgen.log;
 
 import java.util.List;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.log.DetailLog;
+import org.jloadgen.config.EffectiveSettings;
 
 /**
  * Logs settings into the detail log exactly as LoadGen 6.0.17 does at the start of a test (spec §8.2 items
@@ -20,7 +20,7 @@ public final class SettingsLog
     }
 
     /**
-     * Logs config errors returned by a lenient {@link SettingsLoader} as {@code error_invalid_config}.
+     * Logs config errors returned by a lenient {@link org.jloadgen.config.SettingsLoader} as {@code error_invalid_config}.
      *
      * @param log      detail log.
      * @param messages LoadGen's messages.

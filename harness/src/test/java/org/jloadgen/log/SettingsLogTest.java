@@ -1,4 +1,4 @@
-package org.jloadgen.config;
+package org.jloadgen.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
@@ -15,7 +15,10 @@ import java.util.regex.Pattern;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.log.DetailLog;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.config.SettingsFields;
+import org.jloadgen.config.SettingsLoader;
+import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
