@@ -87,7 +87,8 @@ final class PackageOrder
         {
             throw new IllegalStateException(readme + ": no \"## Package order\" table");
         }
-        return new PackageOrder(Map.copyOf(levels), readme.toAbsolutePath().getParent().getFileName() + "/" + readme.getFileName());
+        final Path absolute = readme.toAbsolutePath();
+        return new PackageOrder(Map.copyOf(levels), absolute.getParent().getFileName() + "/" + absolute.getFileName());
     }
 
     /**
