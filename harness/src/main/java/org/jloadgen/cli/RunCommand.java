@@ -19,6 +19,7 @@ import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
+import org.jloadgen.engine.StartFailureLog;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.spi.DefaultJob;
@@ -200,7 +201,7 @@ public final class RunCommand implements Callable<Integer>
         {
             // No test can run, but the logs still say why, as a failed run's would.
             final String reason = "SUT '" + sutName + "' could not be started: " + ex.getMessage();
-            final java.nio.file.Path summary = TestRunner.recordStartFailure(logs, loaded.settings(), reason, stdout);
+            final java.nio.file.Path summary = StartFailureLog.write(logs, loaded.settings(), reason, stdout);
             throw new IllegalArgumentException(reason + " (logs: " + summary.toAbsolutePath().getParent() + ")", ex);
         }
         try (SutInstance instance = created)

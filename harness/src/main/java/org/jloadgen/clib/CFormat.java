@@ -59,6 +59,15 @@ public final class CFormat
     }
 
     /**
+     * @param value a double.
+     * @return C++ {@code std::to_string(double)}: {@code %f}.
+     */
+    public static String stdToString(final double value)
+    {
+        return fixed(value, 6);
+    }
+
+    /**
      * @param value     a double.
      * @param decimals  digits after the point.
      * @return {@code printf("%.{decimals}f", value)}.

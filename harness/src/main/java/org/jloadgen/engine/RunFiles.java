@@ -5,6 +5,8 @@ import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.LocalDateTime;
+import java.time.format.DateTimeFormatter;
 
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestScenario;
@@ -22,6 +24,8 @@ import org.jloadgen.record.AccuracyLogConsumer;
  */
 final class RunFiles
 {
+    private static final DateTimeFormatter TEST_DATETIME = DateTimeFormatter.ofPattern("yyyy-MM-dd'T'HH:mm:ss'Z'");
+
     private final Path summary;
     private final Path detail;
     private final Path accuracy;
@@ -68,6 +72,14 @@ final class RunFiles
             traceWriter = null;
             traceAdapter = null;
         }
+    }
+
+    /**
+     * @return the {@code test_datetime} of a test starting now, as LoadGen formats it (also the file name prefix).
+     */
+    static String testDatetimeNow()
+    {
+        return LocalDateTime.now().format(TEST_DATETIME);
     }
 
     static RunFiles open(final LogSettings settings, final String testDatetime, final boolean latencyHistogram,

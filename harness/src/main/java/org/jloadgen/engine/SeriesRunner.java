@@ -1,0 +1,278 @@
+package org.jloadgen.engine;
+
+import java.util.Objects;
+
+import org.HdrHistogram.Recorder;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.QuerySampleLibrary;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.clib.CFormat;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.issue.IssueLoop;
+import org.jloadgen.issue.IssueOutcome;
+import org.jloadgen.issue.StopReason;
+import org.jloadgen.log.DetailLog;
+import org.jloadgen.log.ResultsLog;
+import org.jloadgen.random.Mt19937;
+import org.jloadgen.random.StdRandom;
+import org.jloadgen.record.CompletionErrors;
+import org.jloadgen.record.EngineResponseSink;
+import org.jloadgen.record.SeriesLatencies;
+import org.jloadgen.record.SeriesRecorder;
+import org.jloadgen.results.AccuracyLogSampling;
+import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.schedule.LoadableSet;
+import org.jloadgen.schedule.LoadableSets;
+import org.jloadgen.schedule.QueryGenerator;
+import org.jloadgen.schedule.ReplayQueries;
+import org.jloadgen.schedule.SequenceGen;
+import org.jloadgen.schedule.Trace;
+
+/**
+ * The series of one test (LoadGen's {@code IssueQueries}, spec §3.9): loads a loadable set, generates (or takes) the
+ * trace, issues it, logs what happened and computes its results. Holds what a test's series share: the issue loop,
+ * the response sink and its completion errors, the sequence ids and the open logs.
+ */
+final class SeriesRunner
+{
+    private final SystemUnderTest sut;
+    private final String sutName;
+    private final QuerySampleLibrary qsl;
+    private final EngineOptions options;
+    private final IssueLoop issueLoop;
+    private final EngineResponseSink sink;
+    private final CompletionErrors completionErrors;
+    private final TestLogs logs;
+    private final DetailLog detail;
+    private final SequenceGen sequence = new SequenceGen();
+    private long reportedCompletionErrors;
+
+    /**
+     * @param sut              the system under test.
+     * @param sutName          its name, as read once at the start.
+     * @param qsl              its sample library.
+     * @param options          the engine options.
+     * @param issueLoop        the test's issue loop.
+     * @param sink             the response sink the SUT completes into.
+     * @param completionErrors the sink's completion errors.
+     * @param logs             the test's open logs.
+     */
+    SeriesRunner(final SystemUnderTest sut, final String sutName, final QuerySampleLibrary qsl,
+        final EngineOptions options, final IssueLoop issueLoop, final EngineResponseSink sink,
+        final CompletionErrors completionErrors, final TestLogs logs)
+    {
+        this.sut = Objects.requireNonNull(sut, "sut");
+        this.sutName = sutName;
+        this.qsl = Objects.requireNonNull(qsl, "qsl");
+        this.options = options;
+        this.issueLoop = issueLoop;
+        this.sink = sink;
+        this.completionErrors = completionErrors;
+        this.logs = logs;
+        this.detail = logs.detail();
+    }
+
+    /**
+     * @return whether the test was aborted (no further series should start).
+     */
+    boolean aborted()
+    {
+        return issueLoop.aborted();
+    }
+
+    /**
+     * @param settings effective settings.
+     * @return the performance run's loadable set (the first of the generated sets).
+     */
+    LoadableSet performanceSet(final EffectiveSettings settings)
+    {
+        return LoadableSets.generate(settings.performanceSampleCount, qsl.totalSampleCount(),
+            settings.performanceSampleCount, settings.scenario, settings.samplesPerQuery, settings.qslRngSeed).get(0);
+    }
+
+    /**
+     * Logs {@code loaded_qsl_set} and loads the set into the sample library.
+     *
+     * @param set the samples to load.
+     */
+    void load(final LoadableSet set)
+    {
+        detail.log("loaded_qsl_set", set.indices());
+        qsl.loadSamplesToRam(set.indices());
+    }
+
+    /**
+     * @param set the samples to unload.
+     */
+    void unload(final LoadableSet set)
+    {
+        qsl.unloadSamplesFromRam(set.indices());
+    }
+
+    /**
+     * Loads the set, runs one series on it, and unloads it.
+     */
+    SeriesRun loadRunUnload(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
+    {
+        load(set);
+        try
+        {
+            return run(settings, set, seriesMode);
+        }
+        finally
+        {
+            unload(set);
+        }
+    }
+
+    /**
+     * One series on a loaded set: accuracy-log offset, generation, issue, logs, results.
+     */
+    SeriesRun run(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
+    {
+        final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
+        final double accuracyLogOffset = StdRandom.uniformReal01(new Mt19937(settings.accuracyLogRngSeed));
+        final double probability = performance ? AccuracyLogSampling.probability(settings) : 1.0;
+
+        return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
+            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode);
+    }
+
+    /**
+     * A performance series that replays recorded queries on a loaded set.
+     */
+    SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
+    {
+        return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY);
+    }
+
+    /**
+     * Issues a generated (or replayed) trace and logs what happened; closes the trace.
+     */
+    private SeriesRun runTrace(final EffectiveSettings settings, final Trace trace, final TestMode seriesMode)
+    {
+        final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
+        final RunFiles files = logs.files();
+        try (trace)
+        {
+            detail.stamp();
+            detail.log("generated_query_count", trace.queryCount());
+            detail.log("generated_samples_per_query", (long)trace.samplesPerQuery());
+            detail.log("generated_query_duration", trace.durationNs());
+            detail.unstamp();
+
+            final Recorder histogram = performance && logs.latencyLog() != null
+                ? logs.latencyLog().startSeries("series: " + settings.scenario + " " + seriesMode + " target_qps "
+                    + CFormat.stdToString(settings.targetQps)) : null;
+            try (SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, completionErrors,
+                logs.accuracyCollector(), histogram, files.traceWriter() != null, options.allocator()))
+            {
+                if (performance && settings.printTimestamps)
+                {
+                    logs.console().println("Loadgen :: Perf mode start. system_clock Timestamp = "
+                        + System.currentTimeMillis() / 1000);
+                }
+                final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink);
+                if (logs.latencyLog() != null && histogram != null)
+                {
+                    logs.latencyLog().endSeries();
+                }
+                logOutcome(outcome);
+                if (files.traceWriter() != null)
+                {
+                    files.traceWriter().series(trace, recorder, outcome);
+                }
+
+                final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
+                    outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
+                    outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors);
+                logCompletionErrors();
+                if (collected.missingSamples() > 0)
+                {
+                    logs.error(collected.missingSamples() + " issued samples never completed (first response id "
+                        + collected.firstMissingId() + ").");
+                }
+                ResultsLog.logLoggerCounters(detail);
+                ResultsLog.logPower(detail, outcome.startEpochNs(), collected.maxCompletionRelativeNs());
+                if (performance)
+                {
+                    checkClocks(outcome, settings.printTimestamps);
+                }
+                // Every number is computed here, while the slots holding the latencies still exist.
+                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result()));
+            }
+        }
+    }
+
+    private void logOutcome(final IssueOutcome outcome)
+    {
+        final String message = outcome.stopMessage();
+        if (message != null)
+        {
+            detail.stamp(outcome.startNs() + outcome.stopRelativeNs());
+            if (outcome.stopReason().isError())
+            {
+                logs.error(message);
+            }
+            else
+            {
+                detail.log("generic_message", message);
+            }
+            detail.unstamp();
+        }
+        if (outcome.flushFailure() != null)
+        {
+            logs.error("The SUT threw from FlushQueries: " + outcome.flushFailure());
+        }
+        if (outcome.stopReason() == StopReason.SUT_FAILED && outcome.sutFailure() != null)
+        {
+            logs.message("SUT failure stack trace: " + stackTrace(outcome.sutFailure()));
+        }
+    }
+
+    private void logCompletionErrors()
+    {
+        if (completionErrors.total() == reportedCompletionErrors)
+        {
+            return;
+        }
+        for (final String line : completionErrors.describe())
+        {
+            logs.error(line);
+        }
+        reportedCompletionErrors = completionErrors.total();
+    }
+
+    private void checkClocks(final IssueOutcome outcome, final boolean printTimestamps)
+    {
+        // LoadGen compares whole milliseconds; nanoseconds read side by side keep short runs from tripping the 1%
+        // bound by rounding.
+        final double perfClockNs = outcome.endNs() - outcome.startNs();
+        final double systemNs = outcome.endEpochNs() - outcome.startEpochNs();
+        final float ratio = systemNs <= 0 ? 1.0f : (float)(perfClockNs / systemNs);
+        if (printTimestamps)
+        {
+            logs.console().println("Loadgen :: Perf mode stop. systme_clock Timestamp = "
+                + System.currentTimeMillis() / 1000);
+            logs.console().println("Loadgen :: Perf mode duration: " + (long)(perfClockNs / 1e6) + " ms, pc_sc_ratio: "
+                + ratio);
+        }
+        if (ratio > 1.01 || ratio < 0.99)
+        {
+            detail.error("error_runtime", "PerfClock and system_clock differ by more than 1%!  pc_sc_ratio: " + ratio);
+        }
+        else if (ratio > 1.001 || ratio < 0.999)
+        {
+            detail.warning("warning_generic_message",
+                "PerfClock and system_clock differ by more than 0.1%!  pc_sc_ratio: " + ratio);
+        }
+    }
+
+    private static String stackTrace(final Throwable t)
+    {
+        final java.io.StringWriter w = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString();
+    }
+}

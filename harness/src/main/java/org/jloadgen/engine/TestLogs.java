@@ -1,0 +1,156 @@
+package org.jloadgen.engine;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.agrona.concurrent.NanoClock;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.log.DetailLog;
+import org.jloadgen.record.AccuracyLogCollector;
+import org.jloadgen.record.LatencyIntervalLog;
+
+/**
+ * The open logs of one test: the files ({@link RunFiles}), the detail log, the accuracy-log collector, the latency
+ * interval log, and the console messages of the run. {@link #close()} finishes every one of them completely,
+ * whatever state the test ended in.
+ */
+final class TestLogs
+{
+    private final RunFiles files;
+    private final DetailLog detail;
+    private final PrintStream console;
+    private final NanoClock clock;
+    private final List<String> messages = new ArrayList<>();
+    private AccuracyLogCollector accuracyCollector;
+    private LatencyIntervalLog latencyLog;
+
+    /**
+     * Creates the files and the detail log (LoadGen refuses to run if one cannot be created).
+     */
+    TestLogs(final LogSettings logSettings, final String testDatetime, final TestSettings requested,
+        final EngineOptions options, final PrintStream console)
+    {
+        this.clock = options.clock();
+        this.console = console;
+        this.files = RunFiles.open(logSettings, testDatetime, options.latencyHistogram(), requested.scenario(),
+            requested.useTokenLatencies(), console, clock);
+        this.detail = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null,
+            clock::nanoTime);
+    }
+
+    /**
+     * Starts the detail log's clock and opens the collectors; after this, a failure still leaves complete logs.
+     *
+     * @param histogramIntervalMs interval of the latency histogram log.
+     */
+    void start(final long histogramIntervalMs)
+    {
+        detail.origin(clock.nanoTime());
+        accuracyCollector = new AccuracyLogCollector(files.accuracyConsumer(),
+            AccuracyLogCollector.DEFAULT_CAPACITY_BYTES);
+        latencyLog = files.latencyLogPath() == null ? null
+            : new LatencyIntervalLog(files.latencyLogPath(), histogramIntervalMs);
+    }
+
+    RunFiles files()
+    {
+        return files;
+    }
+
+    DetailLog detail()
+    {
+        return detail;
+    }
+
+    PrintStream console()
+    {
+        return console;
+    }
+
+    AccuracyLogCollector accuracyCollector()
+    {
+        return accuracyCollector;
+    }
+
+    /**
+     * @return the latency interval log, or {@code null} when it is off.
+     */
+    LatencyIntervalLog latencyLog()
+    {
+        return latencyLog;
+    }
+
+    /**
+     * Logs an {@code error_runtime} record and repeats it on the console.
+     *
+     * @param message what went wrong.
+     */
+    void error(final String message)
+    {
+        detail.error("error_runtime", message);
+        messages.add("error: " + message);
+    }
+
+    /**
+     * @param message a line for the console only.
+     */
+    void message(final String message)
+    {
+        messages.add(message);
+    }
+
+    /**
+     * @return the console messages so far, in order.
+     */
+    List<String> messages()
+    {
+        return List.copyOf(messages);
+    }
+
+    /**
+     * Finishes every log that was opened, the detail log last (the summary counts its errors and warnings).
+     *
+     * @throws UncheckedIOException if one could not be finished (the others still are).
+     */
+    void close()
+    {
+        final List<Throwable> failures = new ArrayList<>();
+        closeQuietly(() -> accuracyCollector.close(), failures);
+        closeQuietly(() -> latencyLog.close(), failures);
+        closeQuietly(() -> files.close(detail), failures);
+        closeQuietly(() -> detail.close(), failures);
+        if (!failures.isEmpty())
+        {
+            final UncheckedIOException ex = new UncheckedIOException("could not finish the logs",
+                new IOException(failures.get(0)));
+            failures.stream().skip(1).forEach(ex::addSuppressed);
+            throw ex;
+        }
+    }
+
+    private interface Closer
+    {
+        void close() throws Exception;
+    }
+
+    private static void closeQuietly(final Closer closer, final List<Throwable> failures)
+    {
+        try
+        {
+            closer.close();
+        }
+        catch (final NullPointerException ex)
+        {
+            // Never opened: nothing to close.
+        }
+        catch (final Exception ex)
+        {
+            failures.add(ex);
+        }
+    }
+}
