@@ -30,7 +30,7 @@ class LoadGenTest
         assertFalse(LoadGen.abortTest("nothing runs"));
         final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(1000)
             .minDurationMs(60_000);
-        final EngineOptions options = new EngineOptions().warmupMs(0);
+        final EngineOptions options = new EngineOptions().jitWarmupMs(0);
         final CompletableFuture<TestResult> running = CompletableFuture.supplyAsync(() -> LoadGen.startTest(
             new NullSut(), new SyntheticQsl(64, 64), s, new LogSettings().outputDirectory(dir), options, null));
         // Wait until the test has opened its logs, then try a second one and abort the first.

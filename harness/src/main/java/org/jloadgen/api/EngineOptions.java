@@ -26,12 +26,12 @@ public final class EngineOptions
     private boolean latencyHistogram = true;
     private long histogramIntervalMs = 1_000;
     private int issueCpu = -1;
-    private long warmupMs = WARMUP_MS_DEFAULT;
+    private long jitWarmupMs = JIT_WARMUP_MS_DEFAULT;
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private EpochNanoClock wallClock = new SystemEpochNanoClock();
 
     /** Default engine warm-up before the first series. */
-    public static final long WARMUP_MS_DEFAULT = 300;
+    public static final long JIT_WARMUP_MS_DEFAULT = 300;
 
     /**
      * @return a copy.
@@ -47,7 +47,7 @@ public final class EngineOptions
         c.latencyHistogram = latencyHistogram;
         c.histogramIntervalMs = histogramIntervalMs;
         c.issueCpu = issueCpu;
-        c.warmupMs = warmupMs;
+        c.jitWarmupMs = jitWarmupMs;
         c.clock = clock;
         c.wallClock = wallClock;
         return c;
@@ -203,18 +203,18 @@ public final class EngineOptions
      * @return how long the engine runs its own code against an internal null SUT before the first series, so
      *         class loading and JIT compilation happen before the clock starts (0 = no warm-up).
      */
-    public long warmupMs()
+    public long jitWarmupMs()
     {
-        return warmupMs;
+        return jitWarmupMs;
     }
 
     /**
      * @param value warm-up time before the first series (0 = none).
      * @return this.
      */
-    public EngineOptions warmupMs(final long value)
+    public EngineOptions jitWarmupMs(final long value)
     {
-        this.warmupMs = value;
+        this.jitWarmupMs = value;
         return this;
     }
 

@@ -151,11 +151,11 @@ public final class RunCommand implements Callable<Integer>
         description = "Place the trace and completion buffers on this NUMA node (default: the kernel's choice).")
     int numaNode;
 
-    @Option(names = "--warmup-ms", paramLabel = "MS", defaultValue = "300",
+    @Option(names = "--jit-warmup-ms", paramLabel = "MS", defaultValue = "300",
         description = "Run the engine's own code against an internal null SUT for this long before the first "
             + "series, so JIT compilation happens before the clock starts; the SUT is not called (default: "
             + "${DEFAULT-VALUE}; 0 = none).")
-    long warmupMs;
+    long jitWarmupMs;
 
     @Option(names = "--trace", paramLabel = "FILE",
         description = "Replay a trace file (lines 'Q <scheduled_ns> <qsl indices...>', as jloadgen trace prints "
@@ -209,7 +209,7 @@ public final class RunCommand implements Callable<Integer>
             final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
                 .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
                 .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
-                .issueCpu(issueCpu).warmupMs(warmupMs);
+                .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs);
             if (pinMemory || hugePages || numaNode >= 0)
             {
                 engine.allocator(new org.jloadgen.memory.NativeOffHeapAllocator(

@@ -147,7 +147,7 @@ public final class TestRunner
             effective = new EffectiveSettings(settings, qsl.totalSampleCount(), qsl.performanceSampleCount());
             SettingsLog.logAll(detail, settings, effective);
             pinIssueThread();
-            Warmup.run(effective.scenario, options, options.warmupMs());
+            Warmup.run(effective.scenario, options, options.jitWarmupMs());
 
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
                 logs), logs, qsl.totalSampleCount(), replay);

@@ -30,7 +30,7 @@ final class EngineFixture
 
     static EngineOptions fastOptions()
     {
-        return new EngineOptions().completionTimeoutMs(3_000).warmupMs(0);
+        return new EngineOptions().completionTimeoutMs(3_000).jitWarmupMs(0);
     }
 
     static SyntheticSut synthetic(final String... kv)

@@ -68,7 +68,7 @@ class GoldenRunTest
     void shouldWriteTheGoldenSummaryAndDetail(final String name, final TestSettings settings) throws IOException
     {
         final ScriptedClock clock = new ScriptedClock(1_000_000_000_000L);
-        final EngineOptions options = new EngineOptions().clock(clock).wallClock(clock).warmupMs(0).latencyHistogram(false)
+        final EngineOptions options = new EngineOptions().clock(clock).wallClock(clock).jitWarmupMs(0).latencyHistogram(false)
             .serverWait(ServerWaitStrategy.SPIN).completionWait(CompletionWaitStrategy.SPIN);
         final TestRunner runner = new TestRunner(new ScriptedSut(clock, SERVICE_NS), new SyntheticQsl(256, 128),
             settings, new LogSettings().outputDirectory(dir), options, null, List.of(),
