@@ -25,6 +25,7 @@ import org.jloadgen.samples.SampleSource;
 import org.jloadgen.samples.SampleStore;
 import org.jloadgen.samples.SampleStoreLibrary;
 import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutStatistics;
 
 /**
  * The CPU system under test: an ONNX model on ONNX Runtime, fed from a {@link SampleStore} through the SUT
@@ -49,6 +50,7 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
     private final int[] labels;
     private final List<OnnxBatchProcessor> processors = new ArrayList<>();
     private final BatchingSut pool;
+    private final SutStatistics statistics;
     private final String note;
 
     private CpuSut(final ModelDescriptor descriptor, final InferenceSettings settings, final OnnxModel model,
@@ -63,13 +65,16 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
         this.name = descriptor.sutName() != null ? descriptor.sutName()
             : "ONNXRuntime-CPU(" + model.file().getFileName() + ")";
         final long sampleBytes = library.store().source().sampleBytes(0);
-        this.pool = new BatchingSut(name, settings.batcherSettings(), worker ->
+        this.statistics = new SutStatistics(name, settings.maxBatchSize(), List.of(OnnxBatchProcessor.STAGE));
+        this.pool = new BatchingSut(name, settings.batcherSettings(), statistics, worker ->
         {
             final OnnxBatchProcessor p = new OnnxBatchProcessor(model, library.store(), sampleBytes,
-                settings.maxBatchSize());
+                settings.maxBatchSize(), statistics);
             processors.add(p);
             return p;
         }, CpuSut::pin);
+        statistics.counter("zero_copy_batches", this::zeroCopyBatches);
+        statistics.counter("staged_batches", this::stagedBatches);
     }
 
     /**
@@ -310,6 +315,15 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
         }
         return ClassificationAccuracy.score(accuracyLog, labels, TensorTypes.accuracyType(model.outputType()),
             descriptor.labelOffset());
+    }
+
+    /**
+     * @return batch sizes, the {@value OnnxBatchProcessor#STAGE} times of every batch and the zero-copy / staged
+     *         batch counts, per test.
+     */
+    public SutStatistics statistics()
+    {
+        return statistics;
     }
 
     /**

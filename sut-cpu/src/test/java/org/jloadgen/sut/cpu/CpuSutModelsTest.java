@@ -55,6 +55,11 @@ class CpuSutModelsTest
         assertEquals(0, log.errorCount());
         assertEquals("ONNXRuntime-CPU(resnet-like.onnx)", log.value("sut_name"));
         assertEquals((long)TestModels.IMAGE_COUNT, ((Number)log.value("qsl_reported_total_count")).longValue());
+        final org.jloadgen.sut.SutStatistics.Snapshot stats = org.jloadgen.sut.SutStatistics.Snapshot.read(
+            dir.resolve("logs").resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));
+        assertEquals(TestModels.IMAGE_COUNT, stats.samples());
+        assertEquals(stats.batches(), stats.stage("inference").histogram().getTotalCount());
+        assertTrue(run.out().contains("SUT statistics: " + stats.batches() + " batches"), run.out());
     }
 
     @Test

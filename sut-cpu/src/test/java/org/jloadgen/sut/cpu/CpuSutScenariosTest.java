@@ -61,6 +61,12 @@ class CpuSutScenariosTest
             assertTrue(offline.zeroCopyBatches()
                 >= FashionMnist.SAMPLE_COUNT / InferenceSettings.OFFLINE_BATCH_DEFAULT);
             assertEquals(0, offline.stagedBatches());
+            final org.jloadgen.sut.SutStatistics.Snapshot stats = offline.statistics().snapshot();
+            assertEquals(FashionMnist.SAMPLE_COUNT, stats.samples());
+            assertEquals(stats.batches(), stats.stage("inference").histogram().getTotalCount(),
+                "one inference time per batch");
+            assertEquals(offline.zeroCopyBatches(), stats.counters().get("zero_copy_batches"));
+            assertEquals(stats.batches(), stats.counters().get("zero_copy_batches"));
         }
         try (CpuSut server = CpuSut.open(Runs.fashion(), new InferenceSettings(32, 2_000, 1, 1, false,
             org.jloadgen.api.CompletionWaitStrategy.BACKOFF, new int[0], InferenceSettings.QUEUE_CAPACITY_DEFAULT)))
