@@ -155,6 +155,11 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
         final IdleStrategy fillIdle = new org.agrona.concurrent.BusySpinIdleStrategy();
         while (batcher.running())
         {
+            if (!processor.readyForBatch())
+            {
+                idle.idle();
+                continue;
+            }
             final int n = batcher.nextBatch(batch, fillIdle);
             if (n == 0)
             {

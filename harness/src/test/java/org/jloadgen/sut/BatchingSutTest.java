@@ -233,6 +233,47 @@ class BatchingSutTest
     }
 
     @Test
+    void shouldFormTheBatchOnlyWhenTheProcessorIsReady()
+    {
+        final RecordingSink sink = new RecordingSink();
+        final java.util.concurrent.atomic.AtomicBoolean ready = new java.util.concurrent.atomic.AtomicBoolean();
+        try (BatchingSut sut = new BatchingSut("gated", new BatcherSettings(64, 0, 1, 1 << 10,
+            CompletionWaitStrategy.YIELD, new int[0]), worker -> new BatchProcessor()
+            {
+                @Override
+                public void process(final SampleBatch batch, final QuerySampleResponses responses,
+                    final ResponseSink s)
+                {
+                    s.complete(responses, batch.size());
+                }
+
+                @Override
+                public boolean readyForBatch()
+                {
+                    return ready.get();
+                }
+            }, null))
+        {
+            assertTimeoutPreemptively(LIMIT, () ->
+            {
+                for (int q = 0; q < 10; q++)
+                {
+                    sut.issueQuery(query(1 + 3L * q, 3), sink);
+                    Thread.sleep(2);
+                }
+                assertEquals(0, sink.completed.get(), "no batch while the processor is full");
+                ready.set(true);
+                while (sink.completed.get() < 30)
+                {
+                    Thread.yield();
+                }
+            });
+            assertEquals(1, sink.calls.get(), "what arrived while it was full is one batch");
+            assertEquals(30, sink.maxBatch.get());
+        }
+    }
+
+    @Test
     void shouldReportAProcessorFailureAndRefuseFurtherQueries()
     {
         final RecordingSink sink = new RecordingSink();
