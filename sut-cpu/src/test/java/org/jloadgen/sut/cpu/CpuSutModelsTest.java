@@ -18,6 +18,7 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.sut.DatasetDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -142,8 +143,8 @@ class CpuSutModelsTest
             labels[i] = i % width;
         }
         final Path labelFile = TestModels.labels(dir.resolve("labels.txt"), labels);
-        final ModelDescriptor descriptor = new ModelDescriptor(null, model, data, labelFile, null, null, null, null, 0,
-            -1, null, 0, null, 0, null);
+        final ModelDescriptor descriptor = new ModelDescriptor(null, model, null, null, new DatasetDescriptor(data,
+            labelFile, null, null, 0, -1, null, 0, null, 0, null));
         try (CpuSut sut = CpuSut.open(descriptor, InferenceSettings.defaults(TestScenario.OFFLINE)))
         {
             assertEquals(-1, sut.model().outputRowBytes());

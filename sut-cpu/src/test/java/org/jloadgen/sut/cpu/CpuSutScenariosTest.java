@@ -14,6 +14,7 @@ import org.jloadgen.engine.TestResult;
 import org.jloadgen.log.MlLogParser;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.DatasetDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -82,9 +83,9 @@ class CpuSutScenariosTest
     void shouldRunFromMappedFilesWithTheSameAccuracy() throws Exception
     {
         final ModelDescriptor copy = Runs.fashion();
-        final ModelDescriptor mapped = new ModelDescriptor(null, copy.modelFile(), copy.dataset(), copy.labels(),
-            null, null, null, null, FashionMnist.IMAGE_HEADER_BYTES, -1, null, 0, SampleStore.Placement.MAPPED, 0,
-            null);
+        final ModelDescriptor mapped = new ModelDescriptor(null, copy.modelFile(), null, null, new DatasetDescriptor(
+            copy.data().dataset(), copy.data().labels(), null, null, FashionMnist.IMAGE_HEADER_BYTES, -1, null, 0,
+            SampleStore.Placement.MAPPED, 0, null));
         for (final TestScenario scenario : new TestScenario[] {TestScenario.OFFLINE, TestScenario.SERVER})
         {
             try (CpuSut sut = CpuSut.open(mapped, InferenceSettings.defaults(scenario)))
