@@ -313,6 +313,14 @@ public final class RunCommand implements Callable<Integer>
             final Optional<String> score = instance.accuracyReport(result.accuracyFile());
             score.ifPresent(s -> stdout.println("Accuracy: " + s));
         }
+        try
+        {
+            instance.writeStatistics(result.summaryFile().toAbsolutePath().getParent(), stdout);
+        }
+        catch (final java.io.IOException | RuntimeException ex)
+        {
+            System.err.println("jloadgen: warning: the SUT's statistics could not be written: " + ex.getMessage());
+        }
         stdout.println("Logs: " + result.summaryFile().toAbsolutePath().getParent());
         stdout.println("  " + result.summaryFile().getFileName() + ", " + result.detailFile().getFileName() + ", "
             + result.accuracyFile().getFileName()

@@ -104,7 +104,8 @@ public final class BuiltinSutProviders
         {
             final Map<String, String> options = new HashMap<>(context.options());
             final SyntheticSut sut = new SyntheticSut(options, null);
-            return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
+            return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut,
+                sut.statistics().orElse(null));
         }
     }
 }

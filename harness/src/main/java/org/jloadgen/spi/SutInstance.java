@@ -1,10 +1,13 @@
 package org.jloadgen.spi;
 
+import java.io.IOException;
+import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
 
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.sut.SutStatistics;
 
 /**
  * A SUT built by a {@link SutProvider}, with the sample library it reads from.
@@ -34,6 +37,32 @@ public interface SutInstance extends AutoCloseable
     }
 
     /**
+     * @return the SUT's own statistics (batch sizes, stage times), if it keeps any.
+     */
+    default Optional<SutStatistics> statistics()
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * Called by {@code jloadgen run} after each test: writes what the SUT measured since the previous call into the
+     * test's log folder ({@value SutStatistics#FILE_NAME}) and prints a few lines. The default writes
+     * {@link #statistics()} when there are any.
+     *
+     * @param logDirectory the folder holding the test's logs.
+     * @param console      where to print.
+     * @throws IOException if the file cannot be written.
+     */
+    default void writeStatistics(final Path logDirectory, final PrintStream console) throws IOException
+    {
+        final Optional<SutStatistics> statistics = statistics();
+        if (statistics.isPresent())
+        {
+            statistics.get().write(logDirectory, console);
+        }
+    }
+
+    /**
      * Frees the SUT's threads and memory. Failures are unchecked: nothing useful can be done about them after a
      * test but report them.
      */
@@ -44,12 +73,31 @@ public interface SutInstance extends AutoCloseable
      * @param sut       the system under test.
      * @param qsl       its sample library.
      * @param resources closed with the instance (the SUT's threads, say), or {@code null}.
-     * @return an instance with no accuracy report.
+     * @return an instance with no accuracy report and no statistics.
      */
     static SutInstance of(final SystemUnderTest sut, final QuerySampleLibrary qsl, final AutoCloseable resources)
     {
+        return of(sut, qsl, resources, null);
+    }
+
+    /**
+     * @param sut        the system under test.
+     * @param qsl        its sample library.
+     * @param resources  closed with the instance (the SUT's threads, say), or {@code null}.
+     * @param statistics what the SUT records about itself, or {@code null}.
+     * @return an instance with no accuracy report.
+     */
+    static SutInstance of(final SystemUnderTest sut, final QuerySampleLibrary qsl, final AutoCloseable resources,
+        final SutStatistics statistics)
+    {
         return new SutInstance()
         {
+            @Override
+            public Optional<SutStatistics> statistics()
+            {
+                return Optional.ofNullable(statistics);
+            }
+
             @Override
             public SystemUnderTest sut()
             {

@@ -33,6 +33,8 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
     private final List<BatchProcessor> processors = new ArrayList<>();
     private final IdleStrategy producerIdle;
     private final IntConsumer cpuPinning;
+    private final SutStatistics statistics;
+    private final List<SutStatistics.Recorder> batchRecorders = new ArrayList<>();
     private volatile ResponseSink sink;
     private volatile Throwable failure;
 
@@ -46,7 +48,28 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
     public BatchingSut(final String name, final BatcherSettings settings,
         final IntFunction<BatchProcessor> processors, final IntConsumer cpuPinning)
     {
+        this(name, settings, new SutStatistics(name, settings.maxBatchSize(), List.of()), processors, cpuPinning);
+    }
+
+    /**
+     * @param name       the SUT name ({@code sut_name}).
+     * @param settings   batching and worker settings.
+     * @param statistics where each worker counts the sizes of its batches (processors record their own stages
+     *                   into it); its max batch size must be at least the settings'.
+     * @param processors creates worker {@code i}'s processor (called on the constructing thread).
+     * @param cpuPinning pins the calling worker thread to a CPU ({@link BatcherSettings#workerCpus()}); may be
+     *                   {@code null} when no pinning is requested.
+     */
+    public BatchingSut(final String name, final BatcherSettings settings, final SutStatistics statistics,
+        final IntFunction<BatchProcessor> processors, final IntConsumer cpuPinning)
+    {
+        if (statistics.maxBatchSize() < settings.maxBatchSize())
+        {
+            throw new IllegalArgumentException("statistics count batches up to " + statistics.maxBatchSize()
+                + " samples but the batcher forms up to " + settings.maxBatchSize());
+        }
         this.name = name;
+        this.statistics = statistics;
         this.settings = settings;
         this.batcher = new DynamicBatcher(settings);
         // The issue thread waits here only when a whole ring of samples is queued (a large Offline query): a
@@ -57,6 +80,7 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
         for (int i = 0; i < settings.workers(); i++)
         {
             this.processors.add(processors.apply(i));
+            this.batchRecorders.add(statistics.newRecorder());
         }
         for (int i = 0; i < settings.workers(); i++)
         {
@@ -93,6 +117,22 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
     }
 
     /**
+     * @return the batch-size counts and stage times of this SUT.
+     */
+    public SutStatistics statistics()
+    {
+        return statistics;
+    }
+
+    /**
+     * @return the ids of the worker threads (for tests that measure what they allocate).
+     */
+    long[] workerThreadIds()
+    {
+        return workers.stream().mapToLong(Thread::threadId).toArray();
+    }
+
+    /**
      * @return the batching settings.
      */
     public BatcherSettings settings()
@@ -110,10 +150,16 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
         final SampleBatch batch = new SampleBatch(settings.maxBatchSize());
         final QuerySampleResponses responses = new QuerySampleResponses(settings.maxBatchSize());
         final BatchProcessor processor = processors.get(worker);
+        final SutStatistics.Recorder batchSizes = batchRecorders.get(worker);
         final IdleStrategy idle = settings.workerIdle().newIdleStrategy();
         final IdleStrategy fillIdle = new org.agrona.concurrent.BusySpinIdleStrategy();
         while (batcher.running())
         {
+            if (!processor.readyForBatch())
+            {
+                idle.idle();
+                continue;
+            }
             final int n = batcher.nextBatch(batch, fillIdle);
             if (n == 0)
             {
@@ -121,6 +167,7 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
                 continue;
             }
             idle.reset();
+            batchSizes.recordBatch(n);
             for (int i = 0; i < n; i++)
             {
                 responses.set(i, batch.responseId(i));

@@ -131,6 +131,23 @@ class CliTest
     }
 
     @Test
+    void shouldWriteTheSutStatisticsBesideTheLogs() throws IOException
+    {
+        final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "Offline", "--sut", "synthetic",
+            "--sut-opt", "batch=8", "--sut-opt", "workers=2", "--sut-opt", "service=fixed:10ms", "--qsl-total", "100",
+            "--set", "min_duration_ms=100", "--set", "offline_expected_qps=2000", "--out", dir.toString(),
+            "--completion-timeout-ms", "5000", "--quiet");
+        assertEquals(Main.EXIT_VALID, o.exitCode(), o.out() + o.err());
+        final org.jloadgen.sut.SutStatistics.Snapshot stats = org.jloadgen.sut.SutStatistics.Snapshot.read(
+            dir.resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));
+        // offline_expected_qps x 1.1 x min_duration: 220 samples in batches of up to 8, 10 ms each on 2 workers, so the
+        // run lasts over min_duration.
+        assertEquals(220, stats.samples());
+        assertTrue(stats.batches() >= 28, "at most 8 samples a batch: " + stats.batches());
+        assertTrue(o.out().contains("SUT statistics: " + stats.batches() + " batches, 220 samples"), o.out());
+    }
+
+    @Test
     void shouldExitThreeWhenTheRunIsInvalid()
     {
         // 10 ms at 100 QPS: the schedule's last query comes before min_duration is met? No: generation extends to

@@ -99,6 +99,181 @@ class BatchingSutTest
     }
 
     @Test
+    void shouldCountEveryBatchByItsSize()
+    {
+        final RecordingSink sink = new RecordingSink();
+        final ConcurrentHashMap<Integer, AtomicLong> sizes = new ConcurrentHashMap<>();
+        try (BatchingSut sut = new BatchingSut("counted", new BatcherSettings(8, 0, 2, 1 << 10,
+            CompletionWaitStrategy.YIELD, new int[0]), worker -> (batch, responses, s) ->
+            {
+                sizes.computeIfAbsent(batch.size(), k -> new AtomicLong()).incrementAndGet();
+                s.complete(responses, batch.size());
+            }, null))
+        {
+            assertTimeoutPreemptively(LIMIT, () ->
+            {
+                long id = 1;
+                for (int q = 0; q < 2_000; q++)
+                {
+                    final int n = 1 + q % 13;
+                    sut.issueQuery(query(id, n), sink);
+                    id += n;
+                }
+                sut.flushQueries();
+                while (sink.completed.get() < id - 1)
+                {
+                    Thread.yield();
+                }
+            });
+            final SutStatistics.Snapshot snapshot = sut.statistics().snapshot();
+            assertEquals(sink.completed.get(), snapshot.samples());
+            assertEquals(sink.calls.get(), snapshot.batches());
+            final long[] counts = snapshot.batchCounts();
+            assertEquals(9, counts.length);
+            for (int size = 1; size <= 8; size++)
+            {
+                final AtomicLong seen = sizes.get(size);
+                assertEquals(seen == null ? 0 : seen.get(), counts[size], "batches of " + size);
+            }
+        }
+    }
+
+    @Test
+    void shouldAllocateNothingOnTheWorkersWhileRecordingStatistics()
+    {
+        final SutStatistics stats = new SutStatistics("alloc", 16, List.of("inference"));
+        final int stage = stats.stage("inference");
+        final CountingSink sink = new CountingSink();
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        try (BatchingSut sut = new BatchingSut("alloc", new BatcherSettings(16, 0, 2, 1 << 12,
+            CompletionWaitStrategy.YIELD, new int[0]), stats, worker ->
+            {
+                final SutStatistics.Recorder recorder = stats.newRecorder();
+                return (batch, responses, s) ->
+                {
+                    final long startNs = System.nanoTime();
+                    s.complete(responses, batch.size());
+                    recorder.recordStageNs(stage, System.nanoTime() - startNs);
+                };
+            }, null))
+        {
+            final long[] workerIds = sut.workerThreadIds();
+            // The first rounds link call sites and initialise classes; then whole rounds of 40k samples must leave
+            // the workers' allocation counters where they were.
+            int clean = 0;
+            long id = 1;
+            for (int round = 0; round < 20 && clean < 3; round++)
+            {
+                final long before = allocated(threads, workerIds);
+                final long first = id;
+                final long target = id + 40_000;
+                assertTimeoutPreemptively(LIMIT, () ->
+                {
+                    long next = first;
+                    while (next < target)
+                    {
+                        sut.issueQuery(query(next, 10), sink);
+                        next += 10;
+                    }
+                    sut.flushQueries();
+                    while (sink.completed.get() < target - 1)
+                    {
+                        Thread.yield();
+                    }
+                });
+                id = target;
+                clean = allocated(threads, workerIds) == before ? clean + 1 : 0;
+            }
+            assertEquals(3, clean, "the workers kept allocating while batching and recording");
+            assertEquals(id - 1, stats.snapshot().samples());
+        }
+    }
+
+    @Test
+    void shouldSeeAWorkerThatAllocates()
+    {
+        // The measurement above must be able to fail.
+        final RecordingSink sink = new RecordingSink();
+        final com.sun.management.ThreadMXBean threads =
+            (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+        final List<Object> kept = new CopyOnWriteArrayList<>();
+        try (BatchingSut sut = new BatchingSut("allocating", BatcherSettings.of(4, 0, 1), worker ->
+            (batch, responses, s) ->
+            {
+                kept.add(new long[batch.size()]);
+                s.complete(responses, batch.size());
+            }, null))
+        {
+            final long before = allocated(threads, sut.workerThreadIds());
+            assertTimeoutPreemptively(LIMIT, () ->
+            {
+                for (long id = 1; id < 4_000; id += 4)
+                {
+                    sut.issueQuery(query(id, 4), sink);
+                }
+                sut.flushQueries();
+                while (sink.completed.get() < 3_999)
+                {
+                    Thread.yield();
+                }
+            });
+            assertTrue(allocated(threads, sut.workerThreadIds()) - before >= 16L * kept.size());
+        }
+    }
+
+    private static long allocated(final com.sun.management.ThreadMXBean threads, final long[] ids)
+    {
+        long total = 0;
+        for (final long bytes : threads.getThreadAllocatedBytes(ids))
+        {
+            total += bytes;
+        }
+        return total;
+    }
+
+    @Test
+    void shouldFormTheBatchOnlyWhenTheProcessorIsReady()
+    {
+        final RecordingSink sink = new RecordingSink();
+        final java.util.concurrent.atomic.AtomicBoolean ready = new java.util.concurrent.atomic.AtomicBoolean();
+        try (BatchingSut sut = new BatchingSut("gated", new BatcherSettings(64, 0, 1, 1 << 10,
+            CompletionWaitStrategy.YIELD, new int[0]), worker -> new BatchProcessor()
+            {
+                @Override
+                public void process(final SampleBatch batch, final QuerySampleResponses responses,
+                    final ResponseSink s)
+                {
+                    s.complete(responses, batch.size());
+                }
+
+                @Override
+                public boolean readyForBatch()
+                {
+                    return ready.get();
+                }
+            }, null))
+        {
+            assertTimeoutPreemptively(LIMIT, () ->
+            {
+                for (int q = 0; q < 10; q++)
+                {
+                    sut.issueQuery(query(1 + 3L * q, 3), sink);
+                    Thread.sleep(2);
+                }
+                assertEquals(0, sink.completed.get(), "no batch while the processor is full");
+                ready.set(true);
+                while (sink.completed.get() < 30)
+                {
+                    Thread.yield();
+                }
+            });
+            assertEquals(1, sink.calls.get(), "what arrived while it was full is one batch");
+            assertEquals(30, sink.maxBatch.get());
+        }
+    }
+
+    @Test
     void shouldReportAProcessorFailureAndRefuseFurtherQueries()
     {
         final RecordingSink sink = new RecordingSink();
@@ -158,6 +333,60 @@ class BatchingSutTest
         sut.close();
         assertEquals(List.of(5, 5, 7), pinned.stream().sorted().toList());
         assertEquals(3, closed.get());
+    }
+
+    /** Counts completed samples only, so that completing allocates nothing on the workers. */
+    private static final class CountingSink implements ResponseSink
+    {
+        private final AtomicLong completed = new AtomicLong();
+
+        @Override
+        public void complete(final long responseId)
+        {
+            completed.incrementAndGet();
+        }
+
+        @Override
+        public void complete(final long responseId, final long dataAddress, final long dataBytes,
+            final long tokenCount)
+        {
+            completed.incrementAndGet();
+        }
+
+        @Override
+        public void complete(final long responseId, final byte[] data, final int offset, final int length,
+            final long tokenCount)
+        {
+            completed.incrementAndGet();
+        }
+
+        @Override
+        public void complete(final QuerySampleResponses responses, final int count)
+        {
+            completed.addAndGet(count);
+        }
+
+        @Override
+        public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
+        {
+            completed.addAndGet(count);
+        }
+
+        @Override
+        public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
+        {
+        }
+
+        @Override
+        public void firstToken(final QuerySampleResponses responses, final int count)
+        {
+        }
+
+        @Override
+        public void fail(final Throwable cause)
+        {
+            throw new AssertionError("the SUT failed", cause);
+        }
     }
 
     /** Counts completions per id and completion calls. */

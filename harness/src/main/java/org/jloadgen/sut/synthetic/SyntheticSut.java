@@ -4,6 +4,7 @@ import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
@@ -17,6 +18,7 @@ import org.jloadgen.random.Mt19937;
 import org.jloadgen.sut.BatchProcessor;
 import org.jloadgen.sut.BatcherSettings;
 import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.SampleBatch;
 
 /**
@@ -242,6 +244,14 @@ public final class SyntheticSut implements SystemUnderTest, AutoCloseable
             }
             serve(service.drawNs(rng) + perSampleNs * n, responses, n, sink);
         }
+    }
+
+    /**
+     * @return the batch sizes the worker pool ran, or empty for an inline SUT (no batches).
+     */
+    public Optional<SutStatistics> statistics()
+    {
+        return pool == null ? Optional.empty() : Optional.of(pool.statistics());
     }
 
     @Override

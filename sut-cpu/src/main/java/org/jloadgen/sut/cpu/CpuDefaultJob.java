@@ -1,5 +1,6 @@
 package org.jloadgen.sut.cpu;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.List;
@@ -167,6 +168,14 @@ public final class CpuDefaultJob implements DefaultJob
         for (final String message : result.messages())
         {
             err.println("jloadgen: " + message);
+        }
+        try
+        {
+            sut.statistics().write(dir, out);
+        }
+        catch (final IOException ex)
+        {
+            err.println("jloadgen: warning: cannot write the SUT statistics into " + dir + ": " + ex.getMessage());
         }
         return result;
     }

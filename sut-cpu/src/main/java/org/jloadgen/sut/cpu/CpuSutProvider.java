@@ -8,6 +8,7 @@ import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
+import org.jloadgen.sut.SutStatistics;
 
 /**
  * {@code --sut cpu}: an ONNX model on ONNX Runtime (CPU) over a dataset the sample store loads, or the embedded
@@ -96,6 +97,12 @@ public final class CpuSutProvider implements SutProvider
         public Optional<String> accuracyReport(final Path accuracyLog)
         {
             return sut.hasLabels() ? Optional.of(sut.accuracy(accuracyLog).describe()) : Optional.empty();
+        }
+
+        @Override
+        public Optional<SutStatistics> statistics()
+        {
+            return Optional.of(sut.statistics());
         }
 
         @Override

@@ -20,6 +20,7 @@ import java.util.zip.GZIPInputStream;
 
 import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.DatasetDescriptor;
 
 /**
  * The embedded default: the Fashion-MNIST MLP ({@code model.onnx}, input {@code pixels} uint8 [N,1,28,28], output
@@ -113,10 +114,10 @@ public final class FashionMnist
             {
                 extract(LABELS_GZ, true, sha(metadata, LABELS_GZ), labels);
             }
-            return new ModelDescriptor("ONNXRuntime-CPU(fashion-mnist-mlp)", model, images, labels, "pixels", "logits",
-                DType.UINT8, new long[] {1, SIDE, SIDE}, IMAGE_HEADER_BYTES, SAMPLE_COUNT, null, SAMPLE_COUNT,
-                SampleStore.Placement.COPY, 0,
-                "none: raw IDX pixels; the graph casts to float32 and normalises ((x / 255 - 0.2860) / 0.3530)");
+            return new ModelDescriptor("ONNXRuntime-CPU(fashion-mnist-mlp)", model, "pixels", "logits",
+                new DatasetDescriptor(images, labels, DType.UINT8, new long[] {1, SIDE, SIDE}, IMAGE_HEADER_BYTES,
+                    SAMPLE_COUNT, null, SAMPLE_COUNT, SampleStore.Placement.COPY, 0,
+                    "none: raw IDX pixels; the graph casts to float32 and normalises ((x / 255 - 0.2860) / 0.3530)"));
         }
         catch (final IOException ex)
         {

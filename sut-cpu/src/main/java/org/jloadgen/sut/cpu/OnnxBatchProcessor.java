@@ -20,6 +20,7 @@ import org.jloadgen.api.ResponseSink;
 import org.jloadgen.samples.SampleStore;
 import org.jloadgen.sut.BatchProcessor;
 import org.jloadgen.sut.SampleBatch;
+import org.jloadgen.sut.SutStatistics;
 
 /**
  * One worker's inference: hands a batch to ONNX Runtime and completes it with one call, each sample's response
@@ -34,6 +35,9 @@ import org.jloadgen.sut.SampleBatch;
  */
 final class OnnxBatchProcessor implements BatchProcessor
 {
+    /** The stage recorded per batch: the ONNX Runtime call, from tensor creation to the outputs being written. */
+    static final String STAGE = "inference";
+
     private final OrtEnvironment env;
     private final OrtSession session;
     private final SampleStore store;
@@ -56,6 +60,8 @@ final class OnnxBatchProcessor implements BatchProcessor
     private ByteBuffer outputBuffer;
     private MemorySegment staging;
     private ByteBuffer stagingBuffer;
+    private final SutStatistics.Recorder recorder;
+    private final int stage;
     private long zeroCopyBatches;
     private long stagedBatches;
 
@@ -64,10 +70,13 @@ final class OnnxBatchProcessor implements BatchProcessor
      * @param store        the sample store the QSL loads.
      * @param sampleBytes  bytes of one sample.
      * @param maxBatchSize largest batch this worker gets.
+     * @param statistics   where the worker records the {@value #STAGE} time of each batch.
      */
     OnnxBatchProcessor(final OnnxModel model, final SampleStore store, final long sampleBytes,
-        final int maxBatchSize)
+        final int maxBatchSize, final SutStatistics statistics)
     {
+        this.recorder = statistics.newRecorder();
+        this.stage = statistics.stage(STAGE);
         this.env = model.env();
         this.session = model.session();
         this.store = store;
@@ -99,6 +108,7 @@ final class OnnxBatchProcessor implements BatchProcessor
         final int n = batch.size();
         final ByteBuffer data = input(batch, n);
         final long rowBytes;
+        final long startNs = System.nanoTime();
         try (OnnxTensor tensor = OnnxTensor.createTensor(env, data, inputShape(n), inputType))
         {
             inputs.put(inputName, tensor);
@@ -118,6 +128,7 @@ final class OnnxBatchProcessor implements BatchProcessor
             throw new IllegalStateException("ONNX Runtime failed on a batch of " + n + " sample" + (n == 1 ? "" : "s")
                 + " (first QSL index " + batch.sampleIndex(0) + "): " + OnnxModel.message(ex), ex);
         }
+        recorder.recordStageNs(stage, System.nanoTime() - startNs);
         final long base = output.address();
         for (int i = 0; i < n; i++)
         {

@@ -12,6 +12,7 @@ import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import ai.onnxruntime.TensorInfo;
 import org.jloadgen.samples.DType;
+import org.jloadgen.sut.SutDataset;
 
 /**
  * An ONNX model loaded into one ONNX Runtime CPU session, shared by every worker ({@code OrtSession.run} is
@@ -20,7 +21,7 @@ import org.jloadgen.samples.DType;
  * and parses, the input and output exist and are tensors of a type the Java API handles, and the first input axis
  * is the batch axis.
  */
-public final class OnnxModel implements AutoCloseable
+public final class OnnxModel implements SutDataset.ModelInput, AutoCloseable
 {
     /** ONNX Runtime's session config key for intra-op thread spinning. */
     static final String SPINNING_CONFIG = "session.intra_op.allow_spinning";
@@ -172,31 +173,25 @@ public final class OnnxModel implements AutoCloseable
      * @param dataset what the samples are, for the message.
      * @throws IllegalArgumentException saying what differs.
      */
+    @Override
     public void checkSamples(final DType dtype, final long[] shape, final String dataset)
     {
         final String expected = "model " + file.getFileName() + " input '" + inputName + "' expects "
-            + TensorTypes.name(inputType) + " " + TensorTypes.format(inputShape, "N");
-        if (TensorTypes.onnxType(dtype) != inputType)
-        {
-            throw new IllegalArgumentException("dataset " + dataset + ": samples are " + dtype + " " + TensorTypes
-                .format(shape, null) + " but " + expected + " (element types differ; convert the data or give "
-                + "--sut-opt dtype=... for raw files)");
-        }
-        if (!TensorTypes.usable(dtype))
-        {
-            throw new IllegalArgumentException("dataset " + dataset + ": samples are " + dtype + ", not in this "
-                + "machine's byte order; convert them to native order");
-        }
-        boolean match = shape.length == inputShape.length - 1;
-        for (int i = 0; match && i < shape.length; i++)
-        {
-            match = inputShape[i + 1] < 0 || inputShape[i + 1] == shape[i];
-        }
-        if (!match)
-        {
-            throw new IllegalArgumentException("dataset " + dataset + ": a sample is " + dtype.descr() + " "
-                + TensorTypes.format(shape, null) + " but " + expected + " (sample shapes differ)");
-        }
+            + TensorTypes.name(inputType) + " " + describeShape();
+        SutDataset.checkSampleFits(dtype, shape, TensorTypes.onnxType(dtype) == inputType ? dtype : null,
+            inputShape, expected, dataset);
+    }
+
+    @Override
+    public DType dtype()
+    {
+        return TensorTypes.dtype(inputType);
+    }
+
+    @Override
+    public String describeShape()
+    {
+        return TensorTypes.format(inputShape, "N");
     }
 
     /**
@@ -271,9 +266,7 @@ public final class OnnxModel implements AutoCloseable
         return outputShape.clone();
     }
 
-    /**
-     * @return the input's dimensions after the batch axis if all are fixed, else {@code null}.
-     */
+    @Override
     public long[] fixedSampleShape()
     {
         final long[] shape = Arrays.copyOfRange(inputShape, 1, inputShape.length);

@@ -57,5 +57,12 @@ class CpuDefaultJobTest
         final boolean valid = summary.contains("Result is : VALID");
         assertEquals(valid ? 0 : 3, run.exitCode(), run.err());
         assertTrue(valid || summary.contains("Min duration satisfied : NO"), summary);
+        final org.jloadgen.sut.SutStatistics.Snapshot accuracyStats = org.jloadgen.sut.SutStatistics.Snapshot.read(
+            out.resolve("accuracy").resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));
+        assertEquals(FashionMnist.SAMPLE_COUNT, accuracyStats.samples(), "the accuracy run's samples only");
+        final org.jloadgen.sut.SutStatistics.Snapshot performanceStats = org.jloadgen.sut.SutStatistics.Snapshot
+            .read(out.resolve("performance").resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));
+        assertTrue(performanceStats.samples() > 0, "the performance run's own figures");
+        assertEquals(performanceStats.batches(), performanceStats.stage("inference").histogram().getTotalCount());
     }
 }

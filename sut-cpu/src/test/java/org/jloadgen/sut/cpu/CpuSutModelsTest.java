@@ -18,6 +18,7 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.sut.DatasetDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -55,6 +56,11 @@ class CpuSutModelsTest
         assertEquals(0, log.errorCount());
         assertEquals("ONNXRuntime-CPU(resnet-like.onnx)", log.value("sut_name"));
         assertEquals((long)TestModels.IMAGE_COUNT, ((Number)log.value("qsl_reported_total_count")).longValue());
+        final org.jloadgen.sut.SutStatistics.Snapshot stats = org.jloadgen.sut.SutStatistics.Snapshot.read(
+            dir.resolve("logs").resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));
+        assertEquals(TestModels.IMAGE_COUNT, stats.samples());
+        assertEquals(stats.batches(), stats.stage("inference").histogram().getTotalCount());
+        assertTrue(run.out().contains("SUT statistics: " + stats.batches() + " batches"), run.out());
     }
 
     @Test
@@ -137,8 +143,8 @@ class CpuSutModelsTest
             labels[i] = i % width;
         }
         final Path labelFile = TestModels.labels(dir.resolve("labels.txt"), labels);
-        final ModelDescriptor descriptor = new ModelDescriptor(null, model, data, labelFile, null, null, null, null, 0,
-            -1, null, 0, null, 0, null);
+        final ModelDescriptor descriptor = new ModelDescriptor(null, model, null, null, new DatasetDescriptor(data,
+            labelFile, null, null, 0, -1, null, 0, null, 0, null));
         try (CpuSut sut = CpuSut.open(descriptor, InferenceSettings.defaults(TestScenario.OFFLINE)))
         {
             assertEquals(-1, sut.model().outputRowBytes());

@@ -101,8 +101,9 @@ class CpuSutOptionsTest
             """);
         final CpuSutOptions o = CpuSutOptions.parse(Map.of("descriptor", desc.toString(), "batch", "8",
             "labels", "other.txt"), TestScenario.OFFLINE);
-        final ModelDescriptor m = o.model();
-        assertEquals(desc.getParent().resolve("models/resnet50.onnx").toAbsolutePath().normalize(), m.modelFile());
+        final ModelDescriptor model = o.model();
+        final org.jloadgen.sut.DatasetDescriptor m = model.data();
+        assertEquals(desc.getParent().resolve("models/resnet50.onnx").toAbsolutePath().normalize(), model.modelFile());
         assertEquals(Path.of("/data/imagenet/val.npy"), m.dataset());
         assertEquals(Path.of("other.txt"), m.labels(), "the command line wins");
         assertEquals(DType.FLOAT32, m.dtype());

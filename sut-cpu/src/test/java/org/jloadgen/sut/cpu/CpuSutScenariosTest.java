@@ -14,6 +14,7 @@ import org.jloadgen.engine.TestResult;
 import org.jloadgen.log.MlLogParser;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.DatasetDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -61,6 +62,12 @@ class CpuSutScenariosTest
             assertTrue(offline.zeroCopyBatches()
                 >= FashionMnist.SAMPLE_COUNT / InferenceSettings.OFFLINE_BATCH_DEFAULT);
             assertEquals(0, offline.stagedBatches());
+            final org.jloadgen.sut.SutStatistics.Snapshot stats = offline.statistics().snapshot();
+            assertEquals(FashionMnist.SAMPLE_COUNT, stats.samples());
+            assertEquals(stats.batches(), stats.stage("inference").histogram().getTotalCount(),
+                "one inference time per batch");
+            assertEquals(offline.zeroCopyBatches(), stats.counters().get("zero_copy_batches"));
+            assertEquals(stats.batches(), stats.counters().get("zero_copy_batches"));
         }
         try (CpuSut server = CpuSut.open(Runs.fashion(), new InferenceSettings(32, 2_000, 1, 1, false,
             org.jloadgen.api.CompletionWaitStrategy.BACKOFF, new int[0], InferenceSettings.QUEUE_CAPACITY_DEFAULT)))
@@ -76,9 +83,9 @@ class CpuSutScenariosTest
     void shouldRunFromMappedFilesWithTheSameAccuracy() throws Exception
     {
         final ModelDescriptor copy = Runs.fashion();
-        final ModelDescriptor mapped = new ModelDescriptor(null, copy.modelFile(), copy.dataset(), copy.labels(),
-            null, null, null, null, FashionMnist.IMAGE_HEADER_BYTES, -1, null, 0, SampleStore.Placement.MAPPED, 0,
-            null);
+        final ModelDescriptor mapped = new ModelDescriptor(null, copy.modelFile(), null, null, new DatasetDescriptor(
+            copy.data().dataset(), copy.data().labels(), null, null, FashionMnist.IMAGE_HEADER_BYTES, -1, null, 0,
+            SampleStore.Placement.MAPPED, 0, null));
         for (final TestScenario scenario : new TestScenario[] {TestScenario.OFFLINE, TestScenario.SERVER})
         {
             try (CpuSut sut = CpuSut.open(mapped, InferenceSettings.defaults(scenario)))
