@@ -5,12 +5,13 @@
 #   bindings/jextract.sh                 # jextract on PATH
 #   JEXTRACT=/opt/jextract/bin/jextract bindings/jextract.sh
 #
-# Input: native/src/main/c/include/jlg_native.h and the one allow-list src/main/jextract/includes.txt.
+# Input: native/src/main/c/include/jlg_native.h with the allow-list src/main/jextract/includes.txt (JlgNative), and
+# native/src/main/c/include/jlg_cuda.h with src/main/jextract/includes-cuda.txt (JlgCuda).
 # jextract's output is then post-processed the way the hand-written files are shaped:
 #   1. symbols come from NativeLibraryLoader (property, build output, jar copy) instead of jextract's lookup;
 #   2. functions listed in src/main/jextract/critical.txt get Linker.Option.critical(false), which jextract
 #      cannot emit (jvector post-processes its jextract output the same way);
-#   3. JlgNative.FUNCTIONS lists the allow-listed functions (AllowListTest checks it).
+#   3. JlgNative.FUNCTIONS and JlgCuda.FUNCTIONS list the allow-listed functions (AllowListTest checks them).
 # NativeLibraryLoader is hand-written and kept. Afterwards run: mvn -B -q -pl bindings -am test
 set -euo pipefail
 
@@ -22,36 +23,45 @@ if ! command -v "$jextract" >/dev/null 2>&1; then
     exit 1
 fi
 
-header="$here/../native/src/main/c/include/jlg_native.h"
-includes="$here/src/main/jextract/includes.txt"
-critical="$here/src/main/jextract/critical.txt"
 package=org.jloadgen.bindings.internal
 target="$here/src/main/java/${package//.//}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-"$jextract" --output "$work" --target-package "$package" --header-class-name JlgNative @"$includes" "$header"
-generated="$work/${package//.//}"
+# generate HEADER INCLUDES CLASS LOADER_RESULT: one header class (and its structs) into $work/CLASS.
+generate() {
+    local header="$1" includes="$2" class="$3" result="$4"
+    local out="$work/$class"
+    "$jextract" --output "$out" --target-package "$package" --header-class-name "$class" @"$includes" "$header"
+    local generated="$out/${package//.//}"
 
-# 1. Symbol lookup through the loader chain; without the library every symbol is unresolved, with its message.
-perl -0pi -e 's/static final SymbolLookup SYMBOL_LOOKUP\s*=[^;]*;/static final SymbolLookup SYMBOL_LOOKUP = NativeLibraryLoader.result().isLoaded()\n        ? NativeLibraryLoader.result().lookup() : name -> java.util.Optional.empty();/s' \
-    "$generated/JlgNative.java"
+    # 1. Symbol lookup through the loader chain; without the library every symbol is unresolved, with its message.
+    perl -0pi -e "s/static final SymbolLookup SYMBOL_LOOKUP\s*=[^;]*;/static final SymbolLookup SYMBOL_LOOKUP = NativeLibraryLoader.$result().isLoaded()\n        ? NativeLibraryLoader.$result().lookup() : name -> java.util.Optional.empty();/s" \
+        "$generated/$class.java"
 
-# 2. Critical downcalls.
-while read -r function; do
-    [ -n "$function" ] || continue
-    before="$(grep -c 'critical(false)' "$generated/JlgNative.java" || true)"
-    perl -0pi -e "s/(class \Q$function\E \{.*?downcallHandle\(\s*ADDR,\s*DESC)\)/\$1, Linker.Option.critical(false))/s" \
-        "$generated/JlgNative.java"
-    after="$(grep -c 'critical(false)' "$generated/JlgNative.java" || true)"
-    [ "$after" -gt "$before" ] || { echo "error: no downcall handle found for $function" >&2; exit 1; }
-done < "$critical"
+    # 2. Critical downcalls (libjlg_native only: a kernel launch may wait for room in the launch queue).
+    if [ "$class" = JlgNative ]; then
+        while read -r function; do
+            [ -n "$function" ] || continue
+            before="$(grep -c 'critical(false)' "$generated/$class.java" || true)"
+            perl -0pi -e "s/(class \Q$function\E \{.*?downcallHandle\(\s*ADDR,\s*DESC)\)/\$1, Linker.Option.critical(false))/s" \
+                "$generated/$class.java"
+            after="$(grep -c 'critical(false)' "$generated/$class.java" || true)"
+            [ "$after" -gt "$before" ] || { echo "error: no downcall handle found for $function" >&2; exit 1; }
+        done < "$here/src/main/jextract/critical.txt"
+    fi
 
-# 3. The allow-list as a constant.
-names="$(sed -n 's/^--include-function[[:space:]]\+\([A-Za-z0-9_]\+\).*/"\1"/p' "$includes" | paste -sd, -)"
-perl -0pi -e "s/(public (?:final )?class JlgNative\b[^{]*\{)/\$1\n    public static final java.util.List<String> FUNCTIONS = java.util.List.of($names);\n/" \
-    "$generated/JlgNative.java"
+    # 3. The allow-list as a constant.
+    names="$(sed -n 's/^--include-function[[:space:]]\+\([A-Za-z0-9_]\+\).*/"\1"/p' "$includes" | paste -sd, -)"
+    perl -0pi -e "s/(public (?:final )?class $class\b[^{]*\{)/\$1\n    public static final java.util.List<String> FUNCTIONS = java.util.List.of($names);\n/" \
+        "$generated/$class.java"
+    cp "$generated"/*.java "$work/all/"
+}
+
+mkdir -p "$work/all"
+generate "$here/../native/src/main/c/include/jlg_native.h" "$here/src/main/jextract/includes.txt" JlgNative result
+generate "$here/../native/src/main/c/include/jlg_cuda.h" "$here/src/main/jextract/includes-cuda.txt" JlgCuda cudaResult
 
 find "$target" -maxdepth 1 -name '*.java' ! -name NativeLibraryLoader.java -delete
-cp "$generated"/*.java "$target"/
-echo "regenerated $(ls "$generated" | wc -l) files into $target; now run: mvn -B -q -pl bindings -am test"
+cp "$work/all"/*.java "$target"/
+echo "regenerated $(ls "$work/all" | wc -l) files into $target; now run: mvn -B -q -pl bindings -am test"

@@ -27,6 +27,8 @@ class AllowListTest
     private static final Path INCLUDES = Path.of("src", "main", "jextract", "includes.txt");
     private static final Path CRITICAL = Path.of("src", "main", "jextract", "critical.txt");
     private static final Path HEADER = Path.of("..", "native", "src", "main", "c", "include", "jlg_native.h");
+    private static final Path CUDA_INCLUDES = Path.of("src", "main", "jextract", "includes-cuda.txt");
+    private static final Path CUDA_HEADER = Path.of("..", "native", "src", "main", "c", "include", "jlg_cuda.h");
 
     @Test
     void shouldBindExactlyTheAllowListedFunctions() throws IOException
@@ -83,6 +85,39 @@ class AllowListTest
     }
 
     @Test
+    void shouldBindExactlyTheAllowListedCudaFunctionsAndFindThemInTheHeader() throws IOException
+    {
+        final List<String> allowed = listed(CUDA_INCLUDES, "--include-function");
+        assertEquals(allowed, JlgCuda.FUNCTIONS);
+        final Set<String> wrappers = new TreeSet<>();
+        for (final Method method : JlgCuda.class.getDeclaredMethods())
+        {
+            if (Modifier.isPublic(method.getModifiers()) && method.getName().startsWith("jlg_")
+                && !method.getName().contains("$"))
+            {
+                wrappers.add(method.getName());
+            }
+        }
+        assertEquals(new TreeSet<>(allowed), wrappers);
+        final String header = Files.readString(CUDA_HEADER, StandardCharsets.UTF_8);
+        final Set<String> declared = new TreeSet<>();
+        final Matcher matcher = Pattern.compile("\\b(jlg_[a-z_0-9]+)\\(").matcher(header);
+        while (matcher.find())
+        {
+            declared.add(matcher.group(1));
+        }
+        assertEquals(declared, new TreeSet<>(allowed), "functions declared in " + CUDA_HEADER);
+        final NativeLibraryLoader.Result result = NativeLibraryLoader.cudaResult();
+        if (result.isLoaded())
+        {
+            for (final String function : JlgCuda.FUNCTIONS)
+            {
+                assertTrue(result.lookup().find(function).isPresent(), function + " exported by " + result.path());
+            }
+        }
+    }
+
+    @Test
     void shouldListEveryStructOnceInTheAllowList() throws IOException
     {
         assertEquals(List.of("rlimit", "jlg_cpu_node"), listed("--include-struct"));
@@ -90,8 +125,13 @@ class AllowListTest
 
     private static List<String> listed(final String option) throws IOException
     {
+        return listed(INCLUDES, option);
+    }
+
+    private static List<String> listed(final Path includes, final String option) throws IOException
+    {
         final List<String> names = new ArrayList<>();
-        for (final String line : Files.readAllLines(INCLUDES, StandardCharsets.UTF_8))
+        for (final String line : Files.readAllLines(includes, StandardCharsets.UTF_8))
         {
             final String[] words = line.strip().split("\\s+");
             if (words.length == 2 && option.equals(words[0]))
