@@ -26,7 +26,9 @@ public final class ClassificationAccuracy
         /** one int32 class index. */
         INT32,
         /** one int64 class index. */
-        INT64;
+        INT64,
+        /** int32 class indices, best first (a device top-k): the first is the prediction. */
+        INT32_RANKED;
 
         /**
          * @param text {@code auto}, {@code float32}, {@code int32} or {@code int64}.
@@ -42,7 +44,7 @@ public final class ClassificationAccuracy
                 }
             }
             throw new IllegalArgumentException("unknown data type '" + text
-                + "' (expected auto, float32, int32 or int64)");
+                + "' (expected auto, float32, int32, int64 or int32_ranked)");
         }
     }
 
@@ -152,6 +154,10 @@ public final class ClassificationAccuracy
             case INT64:
                 require(data.length == 8, log, seq, "an int64 response must be 8 bytes, got " + data.length);
                 return b.getLong(0);
+            case INT32_RANKED:
+                require(data.length > 0 && data.length % 4 == 0, log, seq,
+                    "ranked int32 class ids need a positive multiple of 4 bytes, got " + data.length);
+                return b.getInt(0);
             default:
                 require(data.length > 0 && data.length % 4 == 0, log, seq,
                     "float32 logits need a positive multiple of 4 bytes, got " + data.length);

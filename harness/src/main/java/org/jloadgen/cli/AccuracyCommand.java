@@ -26,7 +26,8 @@ final class AccuracyCommand implements Callable<Integer>
     Path labels;
 
     @Option(names = "--data-type", paramLabel = "TYPE", defaultValue = "auto",
-        description = "How to read each response: float32 (logits, argmax), int32 or int64 (class index), or auto "
+        description = "How to read each response: float32 (logits, argmax), int32 or int64 (class index), "
+            + "int32_ranked (class indices best first, e.g. a device top-k: the first counts), or auto "
             + "(4 or 8 bytes: an index; a multiple of 4: float32 logits). Default: ${DEFAULT-VALUE}.")
     String dataType;
 

@@ -20,6 +20,7 @@ import java.util.zip.GZIPInputStream;
 
 import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.CacheDirectory;
 import org.jloadgen.sut.DatasetDescriptor;
 
 /**
@@ -43,9 +44,9 @@ public final class FashionMnist
     /** Image side in pixels. */
     public static final int SIDE = 28;
     /** System property naming the cache folder. */
-    public static final String CACHE_DIR_PROP_NAME = "jloadgen.cache.dir";
+    public static final String CACHE_DIR_PROP_NAME = CacheDirectory.PROP_NAME;
     /** Environment variable naming the cache folder (when the property is not set). */
-    public static final String CACHE_DIR_ENV_NAME = "JLOADGEN_CACHE_DIR";
+    public static final String CACHE_DIR_ENV_NAME = CacheDirectory.ENV_NAME;
 
     private static final String RESOURCES = "/org/jloadgen/sut/cpu/fashionmnist/";
     private static final String MODEL = "model.onnx";
@@ -61,27 +62,11 @@ public final class FashionMnist
     }
 
     /**
-     * @return the cache folder: the {@value #CACHE_DIR_PROP_NAME} property, else the {@value #CACHE_DIR_ENV_NAME}
-     *         variable, else {@code $XDG_CACHE_HOME/jloadgen}, else {@code ~/.cache/jloadgen}.
+     * @return the cache folder ({@link CacheDirectory#root()}).
      */
     public static Path defaultCacheDir()
     {
-        final String property = System.getProperty(CACHE_DIR_PROP_NAME);
-        if (property != null && !property.isBlank())
-        {
-            return Path.of(property);
-        }
-        final String env = System.getenv(CACHE_DIR_ENV_NAME);
-        if (env != null && !env.isBlank())
-        {
-            return Path.of(env);
-        }
-        final String xdg = System.getenv("XDG_CACHE_HOME");
-        if (xdg != null && !xdg.isBlank())
-        {
-            return Path.of(xdg, "jloadgen");
-        }
-        return Path.of(System.getProperty("user.home"), ".cache", "jloadgen");
+        return CacheDirectory.root();
     }
 
     /**
