@@ -1,0 +1,395 @@
+package org.jloadgen.sut.tensorrt;
+
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.samples.DType;
+import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.CacheDirectory;
+import org.jloadgen.sut.DatasetDescriptor;
+import org.jloadgen.sut.SutOptions;
+
+/**
+ * The options of {@code --sut tensorrt} ({@code sut-tensorrt/README.md} documents each): {@code --model-file},
+ * {@code --dataset}, {@code --labels}, {@code --descriptor} and {@code --sut-opt key=value}, typed by the toolkit's
+ * {@link SutOptions} (a bad value names the option, the value, the type expected and where it came from).
+ */
+public final class TensorRtOptions
+{
+    /** The ONNX model. */
+    public static final String MODEL_FILE = "model-file";
+    /** A serialized engine to load instead of building one. */
+    public static final String ENGINE = "engine";
+    /** The input fed with samples. */
+    public static final String INPUT = "input";
+    /** The output returned. */
+    public static final String OUTPUT = "output";
+    /** The SUT name. */
+    public static final String NAME = "name";
+    /** {@code cuda} or {@code simulated}. */
+    public static final String BACKEND = "backend";
+    /** GPUs to use: {@code all} or ordinals. */
+    public static final String GPUS = "gpus";
+    /** Largest batch. */
+    public static final String BATCH = "batch";
+    /** Batch timeout in microseconds. */
+    public static final String TIMEOUT_US = "timeout-us";
+    /** Batcher queue capacity. */
+    public static final String QUEUE = "queue";
+    /** How issue threads wait. */
+    public static final String IDLE = "idle";
+    /** CPUs for the issue threads. */
+    public static final String PIN = "pin";
+    /** Issue threads per GPU. */
+    public static final String ISSUE_THREADS = "issue-threads";
+    /** Copy streams per GPU. */
+    public static final String COPY_STREAMS = "copy-streams";
+    /** Inference streams per GPU. */
+    public static final String INFER_STREAMS = "infer-streams";
+    /** CUDA graph batch sizes. */
+    public static final String GRAPHS = "graphs";
+    /** Copy the loaded samples to the devices at load time. */
+    public static final String START_FROM_DEVICE = "start-from-device";
+    /** Device post-processing. */
+    public static final String POSTPROCESS = "postprocess";
+    /** {@code copy} or {@code on-demand}. */
+    public static final String RAW_OUTPUTS = "raw-outputs";
+    /** Warm-up inferences per batch size. */
+    public static final String WARMUP = "warmup";
+    /** How completion threads wait. */
+    public static final String COMPLETION_WAIT = "completion-wait";
+    /** Time the device stages with events. */
+    public static final String STAGE_TIMES = "stage-times";
+    /** FP16 kernels. */
+    public static final String FP16 = "fp16";
+    /** INT8 kernels (Q/DQ models). */
+    public static final String INT8 = "int8";
+    /** Workspace limit. */
+    public static final String WORKSPACE = "workspace";
+    /** Builder optimization level. */
+    public static final String BUILDER_OPT_LEVEL = "builder-opt-level";
+    /** Batch size the profiles are tuned for. */
+    public static final String OPT_BATCH = "opt-batch";
+    /** Engine cache folder or {@code off}. */
+    public static final String ENGINE_CACHE = "engine-cache";
+    /** Simulated devices. */
+    public static final String SIM_DEVICES = "sim-devices";
+    /** Simulated model input. */
+    public static final String SIM_INPUT = "sim-input";
+    /** Simulated classes. */
+    public static final String SIM_CLASSES = "sim-classes";
+    /** Simulated copy bandwidth. */
+    public static final String SIM_COPY_GBPS = "sim-copy-gbps";
+    /** Simulated inference time. */
+    public static final String SIM_INFER_US = "sim-infer-us";
+    /** Simulated inference time per sample. */
+    public static final String SIM_INFER_US_PER_SAMPLE = "sim-infer-us-per-sample";
+    /** Simulated enqueue time. */
+    public static final String SIM_ENQUEUE_US = "sim-enqueue-us";
+    /** Simulated graph launch time. */
+    public static final String SIM_GRAPH_LAUNCH_US = "sim-graph-launch-us";
+    /** Simulated failure. */
+    public static final String SIM_FAIL_AFTER = "sim-fail-after";
+
+    /** Every key. */
+    public static final Set<String> KEYS = keys();
+    private static final Set<String> PATH_KEYS = union(DatasetDescriptor.PATH_KEYS,
+        Set.of(MODEL_FILE, ENGINE, ENGINE_CACHE));
+
+    /** The backends. */
+    public enum Backend
+    {
+        /** CUDA and TensorRT through JavaCPP. */
+        CUDA,
+        /** The in-JVM simulated device. */
+        SIMULATED
+    }
+
+    private final String sutName;
+    private final Backend backend;
+    private final int[] gpus;
+    private final DatasetDescriptor dataset;
+    private final EngineSettings engine;
+    private final PipelineSettings pipeline;
+    private final boolean batchGiven;
+    private final SimulationSettings simulation;
+
+    private TensorRtOptions(final String sutName, final Backend backend, final int[] gpus,
+        final DatasetDescriptor dataset, final EngineSettings engine, final PipelineSettings pipeline,
+        final boolean batchGiven, final SimulationSettings simulation)
+    {
+        this.sutName = sutName;
+        this.backend = backend;
+        this.gpus = gpus;
+        this.dataset = dataset;
+        this.engine = engine;
+        this.pipeline = pipeline;
+        this.batchGiven = batchGiven;
+        this.simulation = simulation;
+    }
+
+    /**
+     * @param options  the command line's options (named flags and {@code --sut-opt} pairs).
+     * @param scenario the scenario, for the defaults.
+     * @return the parsed options.
+     * @throws IllegalArgumentException naming the bad option, value, file or line.
+     */
+    public static TensorRtOptions parse(final Map<String, String> options, final TestScenario scenario)
+    {
+        final SutOptions o = SutOptions.parse(TensorRtSutProvider.NAME, options, KEYS, PATH_KEYS);
+        final PipelineSettings d = PipelineSettings.defaults(scenario);
+        final String postprocess = o.string(POSTPROCESS);
+        final String rawOutputs = o.string(RAW_OUTPUTS, "copy").strip().toLowerCase(Locale.ROOT);
+        if (!rawOutputs.equals("copy") && !rawOutputs.equals("on-demand"))
+        {
+            throw o.invalid(RAW_OUTPUTS, "copy or on-demand", null);
+        }
+        final String graphs = o.string(GRAPHS, d.graphs());
+        final int batch = o.intValue(BATCH, d.maxBatchSize());
+        try
+        {
+            PipelineSettings.graphSizes(batch, graphs);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid(GRAPHS, "auto, none or batch sizes from 1 to the batch (" + batch + ") such as 1,8,64", ex);
+        }
+        final PipelineSettings pipeline = new PipelineSettings(
+            batch,
+            o.longValue(TIMEOUT_US, d.batchTimeoutUs()),
+            o.intValue(QUEUE, d.queueCapacity()),
+            o.idle(IDLE, d.issueIdle()),
+            o.cpus(PIN, d.issueCpus()),
+            o.intValue(ISSUE_THREADS, d.issueThreads()),
+            o.intValue(COPY_STREAMS, d.copyStreams()),
+            o.intValue(INFER_STREAMS, d.inferStreams()),
+            graphs,
+            o.bool(START_FROM_DEVICE, d.startFromDevice()),
+            postprocess == null ? d.postprocess() : postprocess(o, postprocess),
+            rawOutputs.equals("on-demand"),
+            o.intValue(WARMUP, d.warmupIterations()),
+            completionWait(o, d.completionWait()),
+            o.bool(STAGE_TIMES, d.stageTimes()));
+        final String cache = o.string(ENGINE_CACHE);
+        final Path cacheDir = cache == null ? CacheDirectory.root().resolve("tensorrt")
+            : cache.strip().equalsIgnoreCase("off") ? null : o.path(ENGINE_CACHE);
+        final EngineSettings engine = new EngineSettings(o.path(MODEL_FILE), o.path(ENGINE), o.string(INPUT),
+            o.string(OUTPUT), o.bool(FP16, false), o.bool(INT8, false), o.bytes(WORKSPACE, 0),
+            o.intValue(BUILDER_OPT_LEVEL, -1), o.intValue(OPT_BATCH, 0), cacheDir);
+        final DatasetDescriptor dataset = DatasetDescriptor.fromOptions(o, "the tensorrt SUT needs a dataset for "
+            + engine.source());
+        if (dataset.placement() != SampleStore.Placement.COPY)
+        {
+            throw o.invalid(DatasetDescriptor.PLACEMENT, "copy (the tensorrt SUT copies batches from one pinned "
+                + "slab)", null);
+        }
+        final Backend backend = backend(o);
+        if (backend == Backend.CUDA)
+        {
+            for (final String key : o.keys())
+            {
+                if (key.startsWith("sim-"))
+                {
+                    throw new IllegalArgumentException(key + " applies to backend=simulated only (" + o.origin(key)
+                        + ")");
+                }
+            }
+        }
+        return new TensorRtOptions(o.string(NAME), backend, gpus(o), dataset, engine, pipeline, o.has(BATCH),
+            simulation(o));
+    }
+
+    private static Postprocess postprocess(final SutOptions o, final String value)
+    {
+        try
+        {
+            return Postprocess.parse(value);
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid(POSTPROCESS, "auto, none, argmax or topk:K (K from 1 to 64)", ex);
+        }
+    }
+
+    private static CompletionWait completionWait(final SutOptions o, final CompletionWait fallback)
+    {
+        final String v = o.string(COMPLETION_WAIT);
+        if (v == null)
+        {
+            return fallback;
+        }
+        try
+        {
+            return CompletionWait.valueOf(v.strip().toUpperCase(Locale.ROOT));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid(COMPLETION_WAIT, "spin, yield, backoff, sleep or block", ex);
+        }
+    }
+
+    private static Backend backend(final SutOptions o)
+    {
+        final String v = o.string(BACKEND, "cuda").strip().toLowerCase(Locale.ROOT);
+        return switch (v)
+        {
+            case "cuda" -> Backend.CUDA;
+            case "simulated" -> Backend.SIMULATED;
+            default -> throw o.invalid(BACKEND, "cuda or simulated", null);
+        };
+    }
+
+    private static int[] gpus(final SutOptions o)
+    {
+        final String v = o.string(GPUS, "all").strip();
+        if (v.equalsIgnoreCase("all"))
+        {
+            return null;
+        }
+        final int[] list;
+        try
+        {
+            list = java.util.Arrays.stream(v.split("\\s*,\\s*")).mapToInt(Integer::parseInt).distinct().toArray();
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw o.invalid(GPUS, "all or device ordinals such as 0,1", ex);
+        }
+        if (list.length == 0 || java.util.Arrays.stream(list).anyMatch(g -> g < 0))
+        {
+            throw o.invalid(GPUS, "all or device ordinals such as 0,1", null);
+        }
+        return list;
+    }
+
+    private static SimulationSettings simulation(final SutOptions o)
+    {
+        final SimulationSettings d = SimulationSettings.DEFAULT;
+        DType inputType = d.inputType();
+        long[] inputShape = d.inputShape();
+        final String input = o.string(SIM_INPUT);
+        if (input != null)
+        {
+            final int colon = input.indexOf(':');
+            try
+            {
+                inputType = DType.parse(input.substring(0, colon).strip());
+                inputShape = SutOptions.parseShape(input.substring(colon + 1));
+            }
+            catch (final IllegalArgumentException | StringIndexOutOfBoundsException ex)
+            {
+                throw o.invalid(SIM_INPUT, "DTYPE:SHAPE such as uint8:1x28x28 or float32:3,224,224", ex);
+            }
+        }
+        final double gbps;
+        try
+        {
+            gbps = Double.parseDouble(o.string(SIM_COPY_GBPS, "0").strip());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw o.invalid(SIM_COPY_GBPS, "a bandwidth in GB/s such as 25", ex);
+        }
+        if (!(gbps >= 0))
+        {
+            throw o.invalid(SIM_COPY_GBPS, "a bandwidth in GB/s such as 25", null);
+        }
+        return new SimulationSettings(
+            o.intValue(SIM_DEVICES, d.devices()),
+            inputType,
+            inputShape,
+            o.intValue(SIM_CLASSES, d.classes()),
+            gbps * 1_000,
+            o.longValue(SIM_INFER_US, 0) * 1_000,
+            o.longValue(SIM_INFER_US_PER_SAMPLE, 0) * 1_000,
+            o.longValue(SIM_ENQUEUE_US, 0) * 1_000,
+            o.longValue(SIM_GRAPH_LAUNCH_US, 0) * 1_000,
+            o.longValue(SIM_FAIL_AFTER, 0));
+    }
+
+    private static Set<String> keys()
+    {
+        final Set<String> keys = new HashSet<>(DatasetDescriptor.KEYS);
+        keys.addAll(Set.of(MODEL_FILE, ENGINE, INPUT, OUTPUT, NAME, BACKEND, GPUS, BATCH, TIMEOUT_US, QUEUE, IDLE, PIN,
+            ISSUE_THREADS, COPY_STREAMS, INFER_STREAMS, GRAPHS, START_FROM_DEVICE, POSTPROCESS, RAW_OUTPUTS, WARMUP,
+            COMPLETION_WAIT, STAGE_TIMES, FP16, INT8, WORKSPACE, BUILDER_OPT_LEVEL, OPT_BATCH, ENGINE_CACHE,
+            SIM_DEVICES, SIM_INPUT, SIM_CLASSES, SIM_COPY_GBPS, SIM_INFER_US, SIM_INFER_US_PER_SAMPLE, SIM_ENQUEUE_US,
+            SIM_GRAPH_LAUNCH_US, SIM_FAIL_AFTER));
+        return Set.copyOf(keys);
+    }
+
+    private static Set<String> union(final Set<String> a, final Set<String> b)
+    {
+        final Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+
+    /**
+     * @return the {@code name} option, or {@code null}.
+     */
+    public String sutName()
+    {
+        return sutName;
+    }
+
+    /**
+     * @return the device backend.
+     */
+    public Backend backend()
+    {
+        return backend;
+    }
+
+    /**
+     * @return the GPU ordinals to use, or {@code null} for all.
+     */
+    public int[] gpus()
+    {
+        return gpus == null ? null : gpus.clone();
+    }
+
+    /**
+     * @return the dataset and labels.
+     */
+    public DatasetDescriptor dataset()
+    {
+        return dataset;
+    }
+
+    /**
+     * @return the engine's source and build settings.
+     */
+    public EngineSettings engine()
+    {
+        return engine;
+    }
+
+    /**
+     * @return batching and the per-GPU pipeline.
+     */
+    public PipelineSettings pipeline()
+    {
+        return pipeline;
+    }
+
+    /**
+     * @return whether {@code batch} was given (a fixed batch axis may lower the default silently, not a given one).
+     */
+    public boolean batchGiven()
+    {
+        return batchGiven;
+    }
+
+    /**
+     * @return the simulated device's settings.
+     */
+    public SimulationSettings simulation()
+    {
+        return simulation;
+    }
+}

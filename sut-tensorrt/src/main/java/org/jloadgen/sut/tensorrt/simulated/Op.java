@@ -1,0 +1,73 @@
+package org.jloadgen.sut.tensorrt.simulated;
+
+/**
+ * One unit of work on a simulated stream, pooled per stream so that enqueuing allocates nothing.
+ */
+final class Op
+{
+    /** What an op does. */
+    enum Kind
+    {
+        /** Copy {@code bytes} from {@code source} to {@code destination}. */
+        COPY,
+        /** Mark {@code event} complete with {@code generation}. */
+        RECORD,
+        /** Wait until {@code event} reaches {@code generation}. */
+        WAIT,
+        /** Run {@code context}'s model on {@code rows} samples. */
+        INFER,
+        /** Top-k of {@code rows x cols} logits at {@code source} into {@code destination}. */
+        TOPK,
+        /** Run {@code graph}'s ops. */
+        GRAPH
+    }
+
+    /** Copy directions. */
+    enum Direction
+    {
+        /** Host to device. */
+        H2D,
+        /** Device to host. */
+        D2H,
+        /** Device to device. */
+        D2D
+    }
+
+    Kind kind;
+    Direction direction;
+    long destination;
+    long source;
+    long bytes;
+    int rows;
+    int cols;
+    int k;
+    SimulatedEvent event;
+    long generation;
+    SimulatedContext context;
+    SimulatedGraph graph;
+
+    Op copy()
+    {
+        final Op op = new Op();
+        op.kind = kind;
+        op.direction = direction;
+        op.destination = destination;
+        op.source = source;
+        op.bytes = bytes;
+        op.rows = rows;
+        op.cols = cols;
+        op.k = k;
+        op.event = event;
+        op.generation = generation;
+        op.context = context;
+        op.graph = graph;
+        return op;
+    }
+
+    void clear()
+    {
+        event = null;
+        context = null;
+        graph = null;
+    }
+}
