@@ -7,6 +7,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -25,7 +26,7 @@ class CpuDefaultJobTest
         final Path out = dir.resolve("default");
         System.setProperty(CpuDefaultJob.OUT_DIR_PROP_NAME, out.toString());
         System.setProperty(CpuDefaultJob.MIN_DURATION_MS_PROP_NAME, "1000");
-        final Runs.Cli run;
+        final CliRun run;
         try
         {
             run = Runs.cli("run");

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.List;
 
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.CliRun;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +46,7 @@ class CpuSutErrorsTest
         logs = dir.resolve("logs");
     }
 
-    private Runs.Cli run(final String... extra)
+    private CliRun run(final String... extra)
     {
         final List<String> args = new java.util.ArrayList<>(List.of("run", "--sut", "cpu", "--scenario", "Offline",
             "--completion-wait", "SLEEP", "--server-wait", "SLEEP", "--no-audit-config", "--out", logs.toString()));
@@ -53,7 +54,7 @@ class CpuSutErrorsTest
         return assertTimeoutPreemptively(LIMIT, () -> Runs.cli(args.toArray(String[]::new)));
     }
 
-    private void assertStoppedBeforeTheRun(final Runs.Cli run, final String... fragments)
+    private void assertStoppedBeforeTheRun(final CliRun run, final String... fragments)
     {
         assertEquals(2, run.exitCode(), run.err());
         for (final String fragment : fragments)
@@ -164,7 +165,7 @@ class CpuSutErrorsTest
             "--model-file", matmul.toString(), "--dataset", rows.toString(), "--set", "min_duration_ms=200",
             "--set", "server_target_qps=1000", "--completion-wait", "SLEEP", "--server-wait", "SLEEP",
             "--no-audit-config", "--out", logs.toString()));
-        final Runs.Cli run = assertTimeoutPreemptively(LIMIT, () -> Runs.cli(args.toArray(String[]::new)));
+        final CliRun run = assertTimeoutPreemptively(LIMIT, () -> Runs.cli(args.toArray(String[]::new)));
 
         assertEquals(3, run.exitCode(), run.err());
         assertTrue(run.err().contains("ONNX Runtime failed on a batch"), run.err());
@@ -185,7 +186,7 @@ class CpuSutErrorsTest
     {
         final Path matmul = TestModels.dynamicMatMul(dir.resolve("matmul.onnx"));
         final Path rows = TestModels.rowsNpy(dir.resolve("rows.npy"), 6, 8);
-        final Runs.Cli run = run("--model-file", matmul.toString(), "--dataset", rows.toString(), "--mode",
+        final CliRun run = run("--model-file", matmul.toString(), "--dataset", rows.toString(), "--mode",
             "AccuracyOnly");
 
         assertEquals(3, run.exitCode(), run.err());

@@ -18,6 +18,7 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.CliRun;
 import org.jloadgen.sut.DatasetDescriptor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -45,7 +46,7 @@ class CpuSutModelsTest
         final Path data = TestModels.imagenetNpy(dir.resolve("val.npy"));
         final Path labels = TestModels.labels(dir.resolve("val_map.txt"), TestModels.imagenetLabels());
 
-        final Runs.Cli run = Runs.cli("run", "--sut", "cpu", "--model-file", model.toString(), "--dataset",
+        final CliRun run = Runs.cli("run", "--sut", "cpu", "--model-file", model.toString(), "--dataset",
             data.toString(), "--labels", labels.toString(), "--scenario", "Offline", "--mode", "AccuracyOnly",
             "--sut-opt", "batch=5", "--completion-wait", "SLEEP", "--no-audit-config", "--out",
             dir.resolve("logs").toString());
@@ -88,7 +89,7 @@ class CpuSutModelsTest
             batch = 4
             """);
 
-        final Runs.Cli run = Runs.cli("run", "--sut", "cpu", "--descriptor", descriptor.toString(), "--scenario",
+        final CliRun run = Runs.cli("run", "--sut", "cpu", "--descriptor", descriptor.toString(), "--scenario",
             "Server", "--mode", "AccuracyOnly", "--set", "server_target_qps=5000", "--completion-wait", "SLEEP",
             "--server-wait", "SLEEP", "--no-audit-config", "--out", dir.resolve("logs").toString());
 

@@ -84,10 +84,11 @@ final class GpuPipeline implements AutoCloseable
                 inferStreams.add(gpu.newStream());
             }
             final int[] graphSizes = settings.graphSizes();
-            final boolean dynamic = engine.profiles() > 1 || engine.maxBatch(layout.input(), 0) > 1;
+            final boolean dynamic = engine.tensors().stream().anyMatch(t -> t.name().equals(layout.input())
+                && java.util.Arrays.stream(t.shape()).anyMatch(d -> d < 0));
             for (int i = 0; i < settings.copyStreams(); i++)
             {
-                // TensorRT gives an optimization profile to one context at a time: one profile per slot.
+                // With dynamic shapes TensorRT gives an optimization profile to one context at a time: one per slot.
                 final int profile = dynamic ? i % engine.profiles() : 0;
                 slots.add(new StreamSlot(i, gpu, engine, profile, inferStreams.get(i % inferStreams.size()),
                     fetchStream, layout, settings.maxBatchSize(), graphSizes, settings.stageTimes(),

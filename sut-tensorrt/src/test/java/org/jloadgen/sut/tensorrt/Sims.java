@@ -1,27 +1,20 @@
 package org.jloadgen.sut.tensorrt;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.lang.foreign.MemorySegment;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Random;
 
-import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.EngineOptions;
-import org.jloadgen.api.LogSettings;
-import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
-import org.jloadgen.engine.TestRunner;
 import org.jloadgen.sut.tensorrt.simulated.HashClassifier;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
+import org.jloadgen.testing.ParkingRun;
 
 /**
  * Data, options and runs for the tests over the simulated device: a raw uint8 dataset of 1x28x28 samples whose
@@ -149,11 +142,7 @@ final class Sims
      */
     static TestResult run(final TensorRtSut sut, final TestSettings settings, final Path dir)
     {
-        final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP)
-            .serverWait(ServerWaitStrategy.SLEEP).completionTimeoutMs(30_000);
-        final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(false);
-        return new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(),
-            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+        return ParkingRun.run(sut, sut.library(), settings, dir);
     }
 
     /**

@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.accuracy.ClassificationAccuracy;
 import org.jloadgen.api.TestMode;
@@ -18,6 +19,7 @@ import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedGpu;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -27,6 +29,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  * the real engine. Every dataset's labels are what the simulated model predicts, so 100% accuracy proves every
  * response reached the right sample; the device's counters show what was copied, launched and left behind.
  */
+@Timeout(value = 120, unit = TimeUnit.SECONDS)
 class SimulatedPipelineTest
 {
     private static final int SAMPLES = 2_000;

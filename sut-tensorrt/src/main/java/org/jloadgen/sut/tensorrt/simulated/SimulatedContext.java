@@ -105,7 +105,12 @@ final class SimulatedContext implements ExecutionContext
 
     long outputRowBytes()
     {
-        return (long)engine.model().output().elementBytes() * engine.model().output().sampleShape()[0];
+        long bytes = engine.model().output().elementBytes();
+        for (final long d : engine.model().output().sampleShape())
+        {
+            bytes *= d;
+        }
+        return bytes;
     }
 
     @Override

@@ -13,7 +13,7 @@ import org.jloadgen.sut.tensorrt.device.TensorSpec;
 
 /**
  * A simulated engine: the model, its profiles and the largest batch, serialized as a few lines of text. Like
- * TensorRT with dynamic shapes, it lets one live context use a profile at a time.
+ * TensorRT, it lets one live context use a profile at a time when the input has dynamic shapes.
  */
 final class SimulatedEngine implements Engine
 {
@@ -108,7 +108,8 @@ final class SimulatedEngine implements Engine
             throw new DeviceException("setOptimizationProfileAsync: no profile " + profile + " (the engine has "
                 + profiles + ")");
         }
-        if (profileInUse[profile])
+        final boolean dynamic = java.util.Arrays.stream(model.input().shape()).anyMatch(d -> d < 0);
+        if (dynamic && profileInUse[profile])
         {
             throw new DeviceException("setOptimizationProfileAsync: profile " + profile + " is used by another "
                 + "execution context (one context per profile with dynamic shapes)");
@@ -120,6 +121,7 @@ final class SimulatedEngine implements Engine
 
     synchronized void contextClosed(final int profile)
     {
+        // With static shapes several contexts share profile 0; the flag only matters with dynamic ones.
         profileInUse[profile] = false;
         gpu.contextClosed();
     }

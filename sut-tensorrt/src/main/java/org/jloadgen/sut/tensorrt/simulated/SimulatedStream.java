@@ -204,7 +204,16 @@ final class SimulatedStream implements DeviceStream
                 continue;
             }
             idle.reset();
-            execute(op);
+            try
+            {
+                execute(op);
+            }
+            catch (final RuntimeException ex)
+            {
+                // A fault of the device, not of this thread: sticky, and the stream goes on so no waiter hangs.
+                gpu.fail(new DeviceException("simulated " + op.kind.name().toLowerCase(java.util.Locale.ROOT)
+                    + " failed on GPU " + gpu.ordinal() + ": " + ex, ex));
+            }
             op.clear();
             free.offer(op);
         }
