@@ -11,6 +11,7 @@ import java.nio.file.Path;
  * @param outputName               the output returned ({@code output}), or {@code null} for the first.
  * @param fp16                     allow FP16 kernels ({@code fp16}).
  * @param int8                     allow INT8 kernels of a Q/DQ-quantized model ({@code int8}).
+ * @param tf32                     allow TF32 for FP32 math ({@code tf32}, TensorRT's default).
  * @param workspaceBytes           TensorRT's workspace limit ({@code workspace}), 0 for TensorRT's default.
  * @param builderOptimizationLevel 0-5 ({@code builder-opt-level}), -1 for TensorRT's default.
  * @param optBatch                 the batch size profiles are tuned for ({@code opt-batch}), 0 for the largest.
@@ -23,6 +24,7 @@ public record EngineSettings(
     String outputName,
     boolean fp16,
     boolean int8,
+    boolean tf32,
     long workspaceBytes,
     int builderOptimizationLevel,
     int optBatch,

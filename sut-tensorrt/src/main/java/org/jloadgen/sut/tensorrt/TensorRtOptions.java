@@ -68,6 +68,8 @@ public final class TensorRtOptions
     public static final String FP16 = "fp16";
     /** INT8 kernels (Q/DQ models). */
     public static final String INT8 = "int8";
+    /** TF32 for FP32 math. */
+    public static final String TF32 = "tf32";
     /** Workspace limit. */
     public static final String WORKSPACE = "workspace";
     /** Builder optimization level. */
@@ -178,7 +180,7 @@ public final class TensorRtOptions
         final Path cacheDir = cache == null ? CacheDirectory.root().resolve("tensorrt")
             : cache.strip().equalsIgnoreCase("off") ? null : o.path(ENGINE_CACHE);
         final EngineSettings engine = new EngineSettings(o.path(MODEL_FILE), o.path(ENGINE), o.string(INPUT),
-            o.string(OUTPUT), o.bool(FP16, false), o.bool(INT8, false), o.bytes(WORKSPACE, 0),
+            o.string(OUTPUT), o.bool(FP16, false), o.bool(INT8, false), o.bool(TF32, true), o.bytes(WORKSPACE, 0),
             o.intValue(BUILDER_OPT_LEVEL, -1), o.intValue(OPT_BATCH, 0), cacheDir);
         final DatasetDescriptor dataset = DatasetDescriptor.fromOptions(o, "the tensorrt SUT needs a dataset for "
             + engine.source());
@@ -316,7 +318,7 @@ public final class TensorRtOptions
         final Set<String> keys = new HashSet<>(DatasetDescriptor.KEYS);
         keys.addAll(Set.of(MODEL_FILE, ENGINE, INPUT, OUTPUT, NAME, BACKEND, GPUS, BATCH, TIMEOUT_US, QUEUE, IDLE, PIN,
             ISSUE_THREADS, COPY_STREAMS, INFER_STREAMS, GRAPHS, START_FROM_DEVICE, POSTPROCESS, RAW_OUTPUTS, WARMUP,
-            COMPLETION_WAIT, STAGE_TIMES, FP16, INT8, WORKSPACE, BUILDER_OPT_LEVEL, OPT_BATCH, ENGINE_CACHE,
+            COMPLETION_WAIT, STAGE_TIMES, FP16, INT8, TF32, WORKSPACE, BUILDER_OPT_LEVEL, OPT_BATCH, ENGINE_CACHE,
             SIM_DEVICES, SIM_INPUT, SIM_CLASSES, SIM_COPY_GBPS, SIM_INFER_US, SIM_INFER_US_PER_SAMPLE, SIM_ENQUEUE_US,
             SIM_GRAPH_LAUNCH_US, SIM_FAIL_AFTER));
         return Set.copyOf(keys);

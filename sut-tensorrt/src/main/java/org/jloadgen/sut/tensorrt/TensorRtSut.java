@@ -598,7 +598,7 @@ public final class TensorRtSut implements SystemUnderTest, AutoCloseable
                 : settings.maxBatchSize();
             final EngineBuild build = new EngineBuild(engine.modelFile(), input.name(), dataset.sampleShape(),
                 settings.maxBatchSize(), optBatch, dynamic ? settings.copyStreams() : 1, engine.fp16(), engine.int8(),
-                engine.workspaceBytes(), engine.builderOptimizationLevel());
+                engine.tf32(), engine.workspaceBytes(), engine.builderOptimizationLevel());
             if (console != null)
             {
                 console.println("jloadgen: tensorrt: engine for GPU " + gpu.ordinal() + " (" + gpu.identity() + ")...");

@@ -32,7 +32,7 @@ class EngineCacheTest
         final boolean fp16, final boolean int8, final long workspace, final int level, final String input,
         final long[] sample)
     {
-        return new EngineBuild(model, input, sample, max, opt, profiles, fp16, int8, workspace, level);
+        return new EngineBuild(model, input, sample, max, opt, profiles, fp16, int8, true, workspace, level);
     }
 
     @Test
@@ -53,6 +53,8 @@ class EngineCacheTest
             EngineCache.key(SHA, "10.15.1", "H100 sm_90", build(m, 64, 64, 4, false, true, 0, -1, "input", s)),
             EngineCache.key(SHA, "10.15.1", "H100 sm_90", build(m, 64, 64, 4, false, false, 1 << 30, -1, "input", s)),
             EngineCache.key(SHA, "10.15.1", "H100 sm_90", build(m, 64, 64, 4, false, false, 0, 5, "input", s)),
+            EngineCache.key(SHA, "10.15.1", "H100 sm_90", new EngineBuild(m, "input", s, 64, 64, 4, false, false, false,
+                0, -1)),
             EngineCache.key(SHA, "10.15.1", "H100 sm_90", build(m, 64, 64, 4, false, false, 0, -1, "x", s)),
             EngineCache.key(SHA, "10.15.1", "H100 sm_90", build(m, 64, 64, 4, false, false, 0, -1, "input",
                 new long[] {3, 28, 28})));

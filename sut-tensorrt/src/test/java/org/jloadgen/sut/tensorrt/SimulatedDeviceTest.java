@@ -133,7 +133,7 @@ class SimulatedDeviceTest
         final SimulatedBackend backend = new SimulatedBackend(SimulationSettings.DEFAULT, broken);
         final Gpu gpu = backend.open(0);
         final var engine = backend.load(gpu, backend.build(gpu, new org.jloadgen.sut.tensorrt.device.EngineBuild(
-            java.nio.file.Path.of("m.onnx"), "input", new long[] {4}, 2, 2, 1, false, false, 0, -1)), "test");
+            java.nio.file.Path.of("m.onnx"), "input", new long[] {4}, 2, 2, 1, false, false, true, 0, -1)), "test");
         final long in = gpu.allocate(8);
         final long out = gpu.allocate(16);
         try (DeviceStream stream = gpu.newStream(); DeviceEvent done = gpu.newEvent(false, false);

@@ -78,7 +78,7 @@ class TensorRtOptionsTest
             "name", "trt", "gpus", "1,0", "batch", "32", "timeout-us", "250", "queue", "1024", "idle", "yield", "pin",
             "0-1", "issue-threads", "2", "copy-streams", "3", "infer-streams", "2", "graphs", "1,4,32",
             "start-from-device", "yes", "postprocess", "topk:5", "raw-outputs", "on-demand", "warmup", "7",
-            "completion-wait", "block", "stage-times", "off", "fp16", "true", "int8", "1", "workspace", "2GiB",
+            "completion-wait", "block", "stage-times", "off", "fp16", "true", "int8", "1", "tf32", "no", "workspace", "2GiB",
             "builder-opt-level", "5", "opt-batch", "16", "engine-cache", "off", "label-offset", "1"),
             TestScenario.SERVER);
         final PipelineSettings p = o.pipeline();
@@ -104,6 +104,7 @@ class TensorRtOptionsTest
         assertEquals("y", e.outputName());
         assertTrue(e.fp16());
         assertTrue(e.int8());
+        assertFalse(e.tf32());
         assertEquals(2L << 30, e.workspaceBytes());
         assertEquals(5, e.builderOptimizationLevel());
         assertEquals(16, e.optBatch());

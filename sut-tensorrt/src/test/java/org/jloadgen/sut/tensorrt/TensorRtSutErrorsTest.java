@@ -133,7 +133,7 @@ class TensorRtSutErrorsTest
     {
         final SimulatedBackend builder = new SimulatedBackend(SimulationSettings.DEFAULT);
         final byte[] plan = builder.build(builder.open(0), new EngineBuild(files.model(), "input",
-            new long[] {1, 28, 28}, 64, 64, 1, false, false, 0, -1));
+            new long[] {1, 28, 28}, 64, 64, 1, false, false, true, 0, -1));
         final Path engine = Files.write(dir.resolve("model.plan"), plan);
         final Map<String, String> options = files.options("engine", engine.toString());
         options.remove("model-file");

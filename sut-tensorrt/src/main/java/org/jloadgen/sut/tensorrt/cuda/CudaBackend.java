@@ -257,6 +257,10 @@ public final class CudaBackend implements DeviceBackend
         {
             config.setFlag(nvinfer.BuilderFlag.kINT8);
         }
+        if (!request.tf32())
+        {
+            config.clearFlag(nvinfer.BuilderFlag.kTF32);
+        }
         if (request.workspaceBytes() > 0)
         {
             config.setMemoryPoolLimit(nvinfer.MemoryPoolType.kWORKSPACE, request.workspaceBytes());

@@ -19,6 +19,8 @@ import java.util.Objects;
  * @param fp16                     allow FP16 kernels.
  * @param int8                     allow INT8 kernels (a model quantized with Q/DQ nodes: TensorRT 10 deprecates
  *                                 calibration).
+ * @param tf32                     allow TF32 for FP32 math (TensorRT's default; off gives FP32 results closest to a
+ *                                 CPU runtime's).
  * @param workspaceBytes           TensorRT's workspace pool limit, 0 for its default (the device's memory).
  * @param builderOptimizationLevel 0-5, or -1 for TensorRT's default (3).
  */
@@ -31,6 +33,7 @@ public record EngineBuild(
     int profiles,
     boolean fp16,
     boolean int8,
+    boolean tf32,
     long workspaceBytes,
     int builderOptimizationLevel)
 {
@@ -70,8 +73,8 @@ public record EngineBuild(
     public String canonical()
     {
         return String.format(Locale.ROOT, "input=%s sample=%s max_batch=%d opt_batch=%d profiles=%d fp16=%b "
-                + "int8=%b workspace=%d opt_level=%d", inputName, Arrays.toString(sampleShape), maxBatch, optBatch,
-            profiles, fp16, int8, workspaceBytes, builderOptimizationLevel);
+                + "int8=%b tf32=%b workspace=%d opt_level=%d", inputName, Arrays.toString(sampleShape), maxBatch,
+            optBatch, profiles, fp16, int8, tf32, workspaceBytes, builderOptimizationLevel);
     }
 
     @Override
