@@ -272,6 +272,16 @@ final class GpuPipeline implements AutoCloseable
     }
 
     /**
+     * Returns a slot taken with {@link #acquire} whose batch was waited for by its taker (the benchmark's bare loop).
+     *
+     * @param slot the slot, idle.
+     */
+    void release(final StreamSlot slot)
+    {
+        free.offer(slot);
+    }
+
+    /**
      * Hands an enqueued batch to the completion thread. Issue threads.
      *
      * @param slot the slot, its batch enqueued up to {@code d2hDone}.

@@ -230,6 +230,14 @@ public final class TensorRtSut implements SystemUnderTest, AutoCloseable
     }
 
     /**
+     * @return the per-GPU pipelines (the benchmark's bare loop drives them directly).
+     */
+    List<GpuPipeline> pipelines()
+    {
+        return pipelines;
+    }
+
+    /**
      * @return the issue threads' processors (for tests).
      */
     List<IssueProcessor> processors()

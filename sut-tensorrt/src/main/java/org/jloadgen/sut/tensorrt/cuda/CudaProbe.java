@@ -60,6 +60,19 @@ public final class CudaProbe
     }
 
     /**
+     * Prints what the probe found ({@code sut-tensorrt/gpu-check} runs this first).
+     *
+     * @param args none.
+     */
+    public static void main(final String[] args)
+    {
+        final Result result = run();
+        System.out.println(result.usable() ? "gpu-check: CUDA probe: " + result.describe()
+            : "gpu-check: CUDA probe: " + result.problem());
+        System.exit(result.usable() ? 0 : 2);
+    }
+
+    /**
      * Runs the probe with the process's library path.
      *
      * @return the result; never throws.

@@ -1,0 +1,247 @@
+package org.jloadgen.sut.tensorrt;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Callable;
+
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.sut.tensorrt.cuda.CudaBackend;
+import org.jloadgen.sut.tensorrt.device.DeviceBackend;
+import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
+
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * The TensorRT SUT's benchmark (not a test; {@code sut-tensorrt/README.md} has the command):
+ * <ol>
+ * <li>Offline samples/s through JLoadGen against a bare loop ({@link BareLoop}) over the same engine, slots, streams,
+ * batch size and pinned slab, alternating the two for several rounds; the goal is at least 97%.</li>
+ * <li>Server runs at a list of target QPS: completed samples/s, p50/p99 latency, validity, and the SUT's own batch
+ * and stage statistics.</li>
+ * </ol>
+ */
+@Command(name = "tensorrt-sut-benchmark", mixinStandardHelpOptions = true,
+    description = "Offline throughput of the TensorRT SUT through JLoadGen vs a bare loop over the same engine; "
+        + "Server sweep with p99.")
+public final class TensorRtBenchmark implements Callable<Integer>
+{
+    /** The Offline goal: JLoadGen's throughput over the bare loop's. */
+    public static final double OFFLINE_GOAL = 0.97;
+
+    @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
+    long seconds;
+
+    @Option(names = "--rounds", defaultValue = "3", description = "Offline rounds of bare loop + JLoadGen (default: 3).")
+    int rounds;
+
+    @Option(names = "--server-qps", split = ",", defaultValue = "1000,10000,50000",
+        description = "Server target QPS, comma-separated (default: ${DEFAULT-VALUE}).")
+    List<Double> serverQps = new ArrayList<>();
+
+    @Option(names = "--no-server", description = "Skip the Server runs.")
+    boolean noServer;
+
+    @Option(names = "--no-offline", description = "Skip the Offline comparison.")
+    boolean noOffline;
+
+    @Option(names = "--server-wait", defaultValue = "SPIN",
+        description = "Server issue thread wait: SPIN, YIELD, SLEEP or HYBRID (default: ${DEFAULT-VALUE}).")
+    ServerWaitStrategy serverWait;
+
+    @Option(names = "--completion-wait", defaultValue = "SLEEP",
+        description = "Issue thread completion wait (default: ${DEFAULT-VALUE}).")
+    CompletionWaitStrategy completionWait;
+
+    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", required = true,
+        description = "A tensorrt SUT option, as for jloadgen run (model-file=, dataset= at least).")
+    List<String> sutOptions = new ArrayList<>();
+
+    @Option(names = "--out", defaultValue = "out/bench-tensorrt", description = "Log folder (default: ${DEFAULT-VALUE}).")
+    Path out;
+
+    /**
+     * @param args see {@code --help}.
+     */
+    public static void main(final String[] args)
+    {
+        System.exit(new CommandLine(new TensorRtBenchmark()).execute(args));
+    }
+
+    @Override
+    public Integer call()
+    {
+        final PrintStream console = System.out;
+        final Map<String, String> options = new LinkedHashMap<>();
+        for (final String kv : sutOptions)
+        {
+            final int eq = kv.indexOf('=');
+            if (eq <= 0)
+            {
+                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
+            }
+            options.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+        }
+        console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
+            loadAverage());
+        boolean met = true;
+        if (!noOffline)
+        {
+            met = offline(options, console);
+        }
+        if (!noServer)
+        {
+            server(options, console);
+        }
+        return met ? 0 : 3;
+    }
+
+    private static TensorRtSut open(final Map<String, String> options, final TestScenario scenario)
+    {
+        final TensorRtOptions parsed = TensorRtOptions.parse(options, scenario);
+        final DeviceBackend backend = parsed.backend() == TensorRtOptions.Backend.SIMULATED
+            ? new SimulatedBackend(parsed.simulation()) : CudaBackend.open();
+        return TensorRtSut.open(parsed, backend, System.out);
+    }
+
+    private boolean offline(final Map<String, String> options, final PrintStream console)
+    {
+        try (TensorRtSut sut = open(options, TestScenario.OFFLINE))
+        {
+            console.println(sut.describe());
+            console.println("Offline: bare loop over the same engine and streams vs JLoadGen, " + seconds + " s each");
+            final double[] ratios = new double[rounds];
+            double bareSum = 0;
+            double jlgSum = 0;
+            for (int r = 1; r <= rounds; r++)
+            {
+                // Alternate the order so that a drift in the machine's state does not favour one side.
+                final BareLoop.Result bare;
+                final PerformanceSummary jlg;
+                if (r % 2 == 1)
+                {
+                    bare = BareLoop.run(sut, 1_000_000_000L, seconds * 1_000_000_000L);
+                    jlg = offlineRun(sut, bare.samplesPerSecond(), r);
+                }
+                else
+                {
+                    jlg = offlineRun(sut, bareSum / (r - 1), r);
+                    bare = BareLoop.run(sut, 1_000_000_000L, seconds * 1_000_000_000L);
+                }
+                bareSum += bare.samplesPerSecond();
+                jlgSum += jlg.samplesPerSecond();
+                ratios[r - 1] = jlg.samplesPerSecond() / bare.samplesPerSecond();
+                console.printf(Locale.ROOT, "  round %d: bare %.0f samples/s, JLoadGen %.0f samples/s (%s), ratio %.3f%n",
+                    r, bare.samplesPerSecond(), jlg.samplesPerSecond(), jlg.valid() ? "VALID" : "INVALID",
+                    ratios[r - 1]);
+            }
+            Arrays.sort(ratios);
+            final double median = ratios[rounds / 2];
+            console.printf(Locale.ROOT, "  mean: bare %.0f, JLoadGen %.0f samples/s; ratio of means %.3f, median ratio "
+                + "%.3f (goal >= %.2f: %s)%n", bareSum / rounds, jlgSum / rounds, jlgSum / bareSum, median,
+                OFFLINE_GOAL, median >= OFFLINE_GOAL ? "met" : "NOT met");
+            return median >= OFFLINE_GOAL;
+        }
+    }
+
+    private PerformanceSummary offlineRun(final TensorRtSut sut, final double expectedQps, final int round)
+    {
+        // 1.1 x 1.5 x bare rate x min_duration samples: the run stays VALID if it goes a little faster than the loop.
+        final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE).mode(TestMode.PERFORMANCE_ONLY)
+            .minDurationMs(seconds * 1_000).offlineExpectedQps(1.5 * expectedQps);
+        final Path dir = out.resolve("offline-" + round);
+        final PerformanceSummary summary = run(sut, settings, dir).performance().get(0);
+        writeStatistics(sut, dir);
+        return summary;
+    }
+
+    private void server(final Map<String, String> options, final PrintStream console)
+    {
+        try (TensorRtSut sut = open(options, TestScenario.SERVER))
+        {
+            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + serverWait
+                + "; target latency as mlperf.conf's default (100 ms p99)");
+            for (final double qps : serverQps)
+            {
+                final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
+                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
+                final Path dir = out.resolve(String.format(Locale.ROOT, "server-%.0f", qps));
+                final TestResult result = run(sut, settings, dir);
+                final PerformanceSummary p = result.performance().get(0);
+                console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
+                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(index(0.50)) / 1e3,
+                    p.sampleLatencyPercentileNs(index(0.99)) / 1e3, p.valid() ? "VALID" : "INVALID",
+                    result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
+                writeStatistics(sut, dir);
+            }
+        }
+    }
+
+    private static void writeStatistics(final TensorRtSut sut, final Path dir)
+    {
+        try
+        {
+            sut.statistics().write(dir, null);
+        }
+        catch (final IOException ex)
+        {
+            System.err.println("warning: cannot write " + dir + ": " + ex.getMessage());
+        }
+    }
+
+    private static int index(final double percentile)
+    {
+        final double[] all = PerformanceSummary.percentiles();
+        for (int i = 0; i < all.length; i++)
+        {
+            if (Math.abs(all[i] - percentile) < 1e-9)
+            {
+                return i;
+            }
+        }
+        throw new IllegalStateException("no percentile " + percentile);
+    }
+
+    private TestResult run(final TensorRtSut sut, final TestSettings settings, final Path dir)
+    {
+        final EngineOptions engine = new EngineOptions().serverWait(serverWait).completionWait(completionWait);
+        final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(false);
+        final TestResult result = new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(),
+            System.out).run();
+        for (final String message : result.messages())
+        {
+            System.err.println("jloadgen: " + message);
+        }
+        return result;
+    }
+
+    private static String loadAverage()
+    {
+        try
+        {
+            return Files.readString(Path.of("/proc/loadavg")).strip();
+        }
+        catch (final IOException ex)
+        {
+            return "unknown";
+        }
+    }
+}
