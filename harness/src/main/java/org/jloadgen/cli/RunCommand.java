@@ -63,18 +63,18 @@ public final class RunCommand implements Callable<Integer>
         description = "A SUT option, e.g. --sut-opt service=exponential:200us --sut-opt workers=2. Repeatable.")
     List<String> sutOptions = new ArrayList<>();
 
-    @Option(names = "--model-file", paramLabel = "FILE", description = "Model for the cpu SUT (ONNX).")
+    @Option(names = "--model-file", paramLabel = "FILE", description = "Model for the cpu and tensorrt SUTs (ONNX).")
     Path modelFile;
 
     @Option(names = "--dataset", paramLabel = "PATH",
-        description = "Dataset for the cpu SUT: a .npy, raw file or directory of per-sample files.")
+        description = "Dataset for the cpu and tensorrt SUTs: a .npy, raw file or directory of per-sample files.")
     Path dataset;
 
     @Option(names = "--labels", paramLabel = "FILE", description = "Labels of the dataset, for accuracy.")
     Path labels;
 
     @Option(names = "--descriptor", paramLabel = "FILE",
-        description = "A descriptor naming model, dataset, labels, shapes and dtypes (cpu SUT).")
+        description = "A descriptor naming model, dataset, labels, shapes and dtypes (cpu and tensorrt SUTs).")
     Path descriptor;
 
     @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
