@@ -63,6 +63,19 @@ public final class ThreadAffinity
     }
 
     /**
+     * {@link #tryPinCurrentThread(BitSet)} to one CPU: what a worker pool's pinning callback does.
+     *
+     * @param cpu a CPU number.
+     * @return whether the thread is now pinned.
+     */
+    public static boolean tryPinCurrentThreadTo(final int cpu)
+    {
+        final BitSet set = new BitSet();
+        set.set(cpu);
+        return tryPinCurrentThread(set);
+    }
+
+    /**
      * @return the CPUs the calling thread may run on.
      */
     public static BitSet currentThreadCpus()

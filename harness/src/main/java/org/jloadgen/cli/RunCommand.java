@@ -229,16 +229,7 @@ public final class RunCommand implements Callable<Integer>
 
     private Map<String, String> sutOptions()
     {
-        final Map<String, String> options = new LinkedHashMap<>();
-        for (final String kv : sutOptions)
-        {
-            final int eq = kv.indexOf('=');
-            if (eq <= 0)
-            {
-                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
-            }
-            options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-        }
+        final Map<String, String> options = org.jloadgen.sut.SutOptions.pairs(sutOptions);
         if (modelFile != null)
         {
             options.put("model-file", modelFile.toString());

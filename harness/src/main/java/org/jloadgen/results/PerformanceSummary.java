@@ -270,6 +270,24 @@ public final class PerformanceSummary
     }
 
     /**
+     * @param percentile one of {@link #percentiles()}, e.g. 0.99.
+     * @return its index, for {@link #sampleLatencyPercentileNs(int)}.
+     * @throws IllegalArgumentException for a percentile that is not reported.
+     */
+    public static int percentileIndex(final double percentile)
+    {
+        for (int i = 0; i < PERCENTILES.length; i++)
+        {
+            if (Math.abs(PERCENTILES[i] - percentile) < 1e-9)
+            {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("percentile " + percentile + " is not reported; reported: "
+            + java.util.Arrays.toString(PERCENTILES));
+    }
+
+    /**
      * @return SUT name.
      */
     public String sutName()

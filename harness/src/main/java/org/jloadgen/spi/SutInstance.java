@@ -90,8 +90,42 @@ public interface SutInstance extends AutoCloseable
     static SutInstance of(final SystemUnderTest sut, final QuerySampleLibrary qsl, final AutoCloseable resources,
         final SutStatistics statistics)
     {
+        return of(sut, qsl, resources, statistics, log -> Optional.empty());
+    }
+
+    /**
+     * Scores an accuracy log for {@link #accuracyReport}.
+     */
+    @FunctionalInterface
+    interface AccuracyScorer
+    {
+        /**
+         * @param accuracyLog the {@code mlperf_log_accuracy.json}.
+         * @return a one-line report, or empty when the SUT cannot score (no labels).
+         * @throws Exception if the log cannot be read.
+         */
+        Optional<String> score(Path accuracyLog) throws Exception;
+    }
+
+    /**
+     * @param sut        the system under test.
+     * @param qsl        its sample library.
+     * @param resources  closed with the instance (the SUT's threads, say), or {@code null}.
+     * @param statistics what the SUT records about itself, or {@code null}.
+     * @param accuracy   scores its accuracy logs.
+     * @return the instance.
+     */
+    static SutInstance of(final SystemUnderTest sut, final QuerySampleLibrary qsl, final AutoCloseable resources,
+        final SutStatistics statistics, final AccuracyScorer accuracy)
+    {
         return new SutInstance()
         {
+            @Override
+            public Optional<String> accuracyReport(final Path accuracyLog) throws Exception
+            {
+                return accuracy.score(accuracyLog);
+            }
+
             @Override
             public Optional<SutStatistics> statistics()
             {

@@ -80,6 +80,26 @@ public final class SutOptions
     }
 
     /**
+     * @param pairs {@code KEY=VALUE} strings, as {@code --sut-opt} takes them.
+     * @return the keys and values in order, stripped.
+     * @throws IllegalArgumentException for a string without a key and {@code =}.
+     */
+    public static Map<String, String> pairs(final List<String> pairs)
+    {
+        final Map<String, String> options = new LinkedHashMap<>();
+        for (final String kv : pairs)
+        {
+            final int eq = kv.indexOf('=');
+            if (eq <= 0)
+            {
+                throw new IllegalArgumentException(COMMAND_LINE + " needs KEY=VALUE, got '" + kv + "'");
+            }
+            options.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
+        }
+        return options;
+    }
+
+    /**
      * Reads a descriptor file.
      *
      * @param file      the descriptor.

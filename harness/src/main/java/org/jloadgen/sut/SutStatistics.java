@@ -3,10 +3,8 @@ package org.jloadgen.sut;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -195,16 +193,7 @@ public final class SutStatistics
         final Snapshot snapshot = snapshot();
         final Path file = logDirectory.resolve(FILE_NAME);
         Files.createDirectories(logDirectory);
-        final Path tmp = logDirectory.resolve(FILE_NAME + ".tmp");
-        Files.writeString(tmp, snapshot.format(), StandardCharsets.UTF_8);
-        try
-        {
-            Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        }
-        catch (final AtomicMoveNotSupportedException ex)
-        {
-            Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-        }
+        AtomicFiles.write(file, snapshot.format().getBytes(StandardCharsets.UTF_8));
         if (console != null)
         {
             console.print(snapshot.describe(file));

@@ -28,7 +28,8 @@ public final class JlgCuda
     public static final AddressLayout C_POINTER =
         ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE));
     /** Names of the functions bound here, in the order of the allow-list. */
-    public static final List<String> FUNCTIONS = List.of("jlg_cuda_topk", "jlg_cuda_runtime_version", "jlg_cuda_error_string");
+    public static final List<String> FUNCTIONS = List.of("jlg_cuda_topk", "jlg_cuda_runtime_version",
+        "jlg_cuda_error_string");
 
     static final SymbolLookup SYMBOL_LOOKUP = symbolLookup();
 
@@ -54,7 +55,8 @@ public final class JlgCuda
 
     private static final class jlg_cuda_topk
     {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_INT, C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT, C_INT, C_INT,
+            C_POINTER);
         static final MemorySegment ADDR = findOrThrow("jlg_cuda_topk");
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -94,7 +96,8 @@ public final class JlgCuda
      * @param stream the stream, or NULL for the default stream.
      * @return a cudaError_t value, 0 on success.
      */
-    public static int jlg_cuda_topk(final MemorySegment logits, final MemorySegment ids, final int rows, final int cols, final int k, final MemorySegment stream)
+    public static int jlg_cuda_topk(final MemorySegment logits, final MemorySegment ids, final int rows,
+        final int cols, final int k, final MemorySegment stream)
     {
         try
         {

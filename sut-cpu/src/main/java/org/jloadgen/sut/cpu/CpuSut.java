@@ -2,7 +2,6 @@ package org.jloadgen.sut.cpu;
 
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.List;
 
 import org.jloadgen.accuracy.ClassificationAccuracy;
@@ -57,7 +56,7 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
                 settings.maxBatchSize(), statistics);
             processors.add(p);
             return p;
-        }, CpuSut::pin);
+        }, ThreadAffinity::tryPinCurrentThreadTo);
         statistics.counter("zero_copy_batches", this::zeroCopyBatches);
         statistics.counter("staged_batches", this::stagedBatches);
     }
@@ -102,13 +101,6 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
             model.close();
             throw ex;
         }
-    }
-
-    private static void pin(final int cpu)
-    {
-        final BitSet set = new BitSet();
-        set.set(cpu);
-        ThreadAffinity.tryPinCurrentThread(set);
     }
 
     @Override

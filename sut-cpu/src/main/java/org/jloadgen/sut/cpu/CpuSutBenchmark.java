@@ -27,6 +27,7 @@ import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.samples.SampleStoreLibrary;
+import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -89,16 +90,7 @@ public final class CpuSutBenchmark implements Callable<Integer>
     public Integer call()
     {
         final PrintStream console = System.out;
-        final Map<String, String> options = new HashMap<>();
-        for (final String kv : sutOptions)
-        {
-            final int eq = kv.indexOf('=');
-            if (eq <= 0)
-            {
-                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
-            }
-            options.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
-        }
+        final Map<String, String> options = new HashMap<>(SutOptions.pairs(sutOptions));
         console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
             loadAverage());
         if (!noOffline)
@@ -236,27 +228,14 @@ public final class CpuSutBenchmark implements Callable<Integer>
                 final TestResult result = run(sut, settings, out.resolve(String.format(Locale.ROOT, "server-%.0f",
                     qps)));
                 final PerformanceSummary p = result.performance().get(0);
-                final int p50 = index(0.50);
-                final int p99 = index(0.99);
+                final int p50 = PerformanceSummary.percentileIndex(0.50);
+                final int p99 = PerformanceSummary.percentileIndex(0.99);
                 console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
                     + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(p50) / 1e3,
                     p.sampleLatencyPercentileNs(p99) / 1e3, p.valid() ? "VALID" : "INVALID",
                     result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
             }
         }
-    }
-
-    private static int index(final double percentile)
-    {
-        final double[] all = PerformanceSummary.percentiles();
-        for (int i = 0; i < all.length; i++)
-        {
-            if (Math.abs(all[i] - percentile) < 1e-9)
-            {
-                return i;
-            }
-        }
-        throw new IllegalStateException("no percentile " + percentile);
     }
 
     private TestResult run(final CpuSut sut, final TestSettings settings, final Path dir)

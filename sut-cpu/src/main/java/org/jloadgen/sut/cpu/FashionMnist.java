@@ -6,10 +6,8 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.DigestInputStream;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -20,6 +18,7 @@ import java.util.zip.GZIPInputStream;
 
 import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.AtomicFiles;
 import org.jloadgen.sut.CacheDirectory;
 import org.jloadgen.sut.DatasetDescriptor;
 
@@ -133,14 +132,7 @@ public final class FashionMnist
                 throw new IOException("resource " + resource + " has SHA-256 " + actual + ", model.json says "
                     + expectedSha + " (a damaged jar?)");
             }
-            try
-            {
-                Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-            catch (final AtomicMoveNotSupportedException ex)
-            {
-                Files.move(tmp, target, StandardCopyOption.REPLACE_EXISTING);
-            }
+            AtomicFiles.replace(tmp, target);
         }
         finally
         {

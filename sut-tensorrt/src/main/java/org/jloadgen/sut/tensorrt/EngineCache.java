@@ -4,10 +4,8 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.util.HashMap;
@@ -15,6 +13,7 @@ import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Map;
 
+import org.jloadgen.sut.AtomicFiles;
 import org.jloadgen.sut.tensorrt.device.DeviceBackend;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
 import org.jloadgen.sut.tensorrt.device.Gpu;
@@ -95,7 +94,8 @@ public final class EngineCache
         final byte[] kept = built.get(key);
         if (kept != null)
         {
-            return new Obtained(kept, key, file, false, "the engine built for GPU " + gpu.ordinal() + "'s kind already");
+            return new Obtained(kept, key, file, false, "the engine already built for GPU " + gpu.ordinal()
+                + "'s kind");
         }
         try
         {
@@ -115,8 +115,9 @@ public final class EngineCache
                     "built in %.1f s (engine cache off)", seconds));
             }
             Files.createDirectories(dir);
-            write(file, plan);
-            write(file.resolveSibling(file.getFileName() + ".txt"), recipe.getBytes(StandardCharsets.UTF_8));
+            AtomicFiles.write(file, plan);
+            AtomicFiles.write(file.resolveSibling(file.getFileName() + ".txt"),
+                recipe.getBytes(StandardCharsets.UTF_8));
             return new Obtained(plan, key, file, true, String.format(Locale.ROOT, "built in %.1f s, cached as %s",
                 seconds, file));
         }
@@ -171,27 +172,6 @@ public final class EngineCache
     public Path dir()
     {
         return dir;
-    }
-
-    private static void write(final Path file, final byte[] bytes) throws IOException
-    {
-        final Path tmp = Files.createTempFile(file.getParent(), file.getFileName().toString(), ".tmp");
-        try
-        {
-            Files.write(tmp, bytes);
-            try
-            {
-                Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            }
-            catch (final AtomicMoveNotSupportedException ex)
-            {
-                Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
-            }
-        }
-        finally
-        {
-            Files.deleteIfExists(tmp);
-        }
     }
 
     /**

@@ -59,7 +59,8 @@ public record SimulationSettings(
     public String toString()
     {
         return "devices " + devices + ", input " + inputType + " " + java.util.Arrays.toString(inputShape) + ", "
-            + classes + " classes, copy " + copyBytesPerUs + " B/us, infer " + inferFixedNs + " ns + " + inferPerSampleNs
+            + classes + " classes, copy " + copyBytesPerUs + " B/us, infer " + inferFixedNs + " ns + "
+            + inferPerSampleNs
             + " ns/sample, enqueue " + enqueueNs + " ns, graph launch " + graphLaunchNs + " ns, fail after "
             + failAfterBatches;
     }

@@ -25,8 +25,9 @@ import org.jloadgen.sut.tensorrt.device.Gpu;
  * <p>
  * The work of a batch, in stream order (events chain the streams; graphs replace the enqueue and the kernel):
  * <pre>
- * copy stream:      [h2dStart] H2D per contiguous run [h2dDone]                 wait(inferDone) [d2hStart] D2H [d2hDone]
- * inference stream:                                  wait(h2dDone) [inferStart] enqueue + top-k [inferDone]
+ * copy stream:  [h2dStart] H2D per contiguous run [h2dDone]                         wait(inferDone) [d2hStart] D2H
+ *                                                                                                   [d2hDone]
+ * infer stream:                              wait(h2dDone) [inferStart] enqueue + top-k [inferDone]
  * </pre>
  */
 final class StreamSlot implements AutoCloseable

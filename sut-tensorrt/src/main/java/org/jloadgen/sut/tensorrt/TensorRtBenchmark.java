@@ -6,7 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -22,9 +22,7 @@ import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
-import org.jloadgen.sut.tensorrt.cuda.CudaBackend;
-import org.jloadgen.sut.tensorrt.device.DeviceBackend;
-import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
+import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -50,7 +48,8 @@ public final class TensorRtBenchmark implements Callable<Integer>
     @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
     long seconds;
 
-    @Option(names = "--rounds", defaultValue = "3", description = "Offline rounds of bare loop + JLoadGen (default: 3).")
+    @Option(names = "--rounds", defaultValue = "3",
+        description = "Offline rounds of bare loop + JLoadGen (default: 3).")
     int rounds;
 
     @Option(names = "--server-qps", split = ",", defaultValue = "1000,10000,50000",
@@ -75,7 +74,8 @@ public final class TensorRtBenchmark implements Callable<Integer>
         description = "A tensorrt SUT option, as for jloadgen run (model-file=, dataset= at least).")
     List<String> sutOptions = new ArrayList<>();
 
-    @Option(names = "--out", defaultValue = "out/bench-tensorrt", description = "Log folder (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", defaultValue = "out/bench-tensorrt",
+        description = "Log folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
     /**
@@ -90,16 +90,7 @@ public final class TensorRtBenchmark implements Callable<Integer>
     public Integer call()
     {
         final PrintStream console = System.out;
-        final Map<String, String> options = new LinkedHashMap<>();
-        for (final String kv : sutOptions)
-        {
-            final int eq = kv.indexOf('=');
-            if (eq <= 0)
-            {
-                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
-            }
-            options.put(kv.substring(0, eq).strip(), kv.substring(eq + 1).strip());
-        }
+        final Map<String, String> options = new HashMap<>(SutOptions.pairs(sutOptions));
         console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
             loadAverage());
         boolean met = true;
@@ -117,9 +108,7 @@ public final class TensorRtBenchmark implements Callable<Integer>
     private static TensorRtSut open(final Map<String, String> options, final TestScenario scenario)
     {
         final TensorRtOptions parsed = TensorRtOptions.parse(options, scenario);
-        final DeviceBackend backend = parsed.backend() == TensorRtOptions.Backend.SIMULATED
-            ? new SimulatedBackend(parsed.simulation()) : CudaBackend.open();
-        return TensorRtSut.open(parsed, backend, System.out);
+        return TensorRtSut.open(parsed, TensorRtSutProvider.backend(parsed), System.out);
     }
 
     private boolean offline(final Map<String, String> options, final PrintStream console)
@@ -149,9 +138,9 @@ public final class TensorRtBenchmark implements Callable<Integer>
                 bareSum += bare.samplesPerSecond();
                 jlgSum += jlg.samplesPerSecond();
                 ratios[r - 1] = jlg.samplesPerSecond() / bare.samplesPerSecond();
-                console.printf(Locale.ROOT, "  round %d: bare %.0f samples/s, JLoadGen %.0f samples/s (%s), ratio %.3f%n",
-                    r, bare.samplesPerSecond(), jlg.samplesPerSecond(), jlg.valid() ? "VALID" : "INVALID",
-                    ratios[r - 1]);
+                console.printf(Locale.ROOT,
+                    "  round %d: bare %.0f samples/s, JLoadGen %.0f samples/s (%s), ratio %.3f%n", r,
+                    bare.samplesPerSecond(), jlg.samplesPerSecond(), jlg.valid() ? "VALID" : "INVALID", ratios[r - 1]);
             }
             Arrays.sort(ratios);
             final double median = ratios[rounds / 2];
@@ -186,9 +175,11 @@ public final class TensorRtBenchmark implements Callable<Integer>
                 final Path dir = out.resolve(String.format(Locale.ROOT, "server-%.0f", qps));
                 final TestResult result = run(sut, settings, dir);
                 final PerformanceSummary p = result.performance().get(0);
+                final int p50 = PerformanceSummary.percentileIndex(0.50);
+                final int p99 = PerformanceSummary.percentileIndex(0.99);
                 console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
-                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(index(0.50)) / 1e3,
-                    p.sampleLatencyPercentileNs(index(0.99)) / 1e3, p.valid() ? "VALID" : "INVALID",
+                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(p50) / 1e3,
+                    p.sampleLatencyPercentileNs(p99) / 1e3, p.valid() ? "VALID" : "INVALID",
                     result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
                 writeStatistics(sut, dir);
             }
@@ -205,19 +196,6 @@ public final class TensorRtBenchmark implements Callable<Integer>
         {
             System.err.println("warning: cannot write " + dir + ": " + ex.getMessage());
         }
-    }
-
-    private static int index(final double percentile)
-    {
-        final double[] all = PerformanceSummary.percentiles();
-        for (int i = 0; i < all.length; i++)
-        {
-            if (Math.abs(all[i] - percentile) < 1e-9)
-            {
-                return i;
-            }
-        }
-        throw new IllegalStateException("no percentile " + percentile);
     }
 
     private TestResult run(final TensorRtSut sut, final TestSettings settings, final Path dir)

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.BitSet;
 import java.util.Deque;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -79,7 +78,7 @@ public final class TensorRtSut implements SystemUnderTest, AutoCloseable
             final IssueProcessor processor = new IssueProcessor(pipelines.get(worker % gpuCount), statistics);
             processors.add(processor);
             return processor;
-        }, TensorRtSut::pin);
+        }, ThreadAffinity::tryPinCurrentThreadTo);
         statistics.counter("batches_issued", () -> processors.stream().mapToLong(IssueProcessor::batches).sum());
         statistics.counter("input_copies", () -> processors.stream().mapToLong(IssueProcessor::copies).sum());
         statistics.counter("full_pipeline_waits", () -> processors.stream().mapToLong(IssueProcessor::slotWaits)
@@ -128,13 +127,6 @@ public final class TensorRtSut implements SystemUnderTest, AutoCloseable
             }
             throw ex;
         }
-    }
-
-    private static void pin(final int cpu)
-    {
-        final BitSet set = new BitSet();
-        set.set(cpu);
-        ThreadAffinity.tryPinCurrentThread(set);
     }
 
     @Override

@@ -1,14 +1,10 @@
 package org.jloadgen.sut.tensorrt;
 
-import java.nio.file.Path;
 import java.util.Optional;
 
-import org.jloadgen.api.QuerySampleLibrary;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
-import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.tensorrt.cuda.CudaBackend;
 import org.jloadgen.sut.tensorrt.device.DeviceBackend;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
@@ -42,62 +38,19 @@ public final class TensorRtSutProvider implements SutProvider
     public SutInstance create(final SutContext context)
     {
         final TensorRtOptions options = TensorRtOptions.parse(context.options(), context.scenario());
-        final DeviceBackend backend = options.backend() == TensorRtOptions.Backend.SIMULATED
-            ? new SimulatedBackend(options.simulation()) : CudaBackend.open();
-        return new Instance(TensorRtSut.open(options, backend, System.out));
+        final TensorRtSut sut = TensorRtSut.open(options, backend(options), System.out);
+        return SutInstance.of(sut, sut.library(), sut, sut.statistics(),
+            log -> sut.hasLabels() ? Optional.of(sut.accuracy(log).describe()) : Optional.empty());
     }
 
     /**
-     * The TensorRT SUT as the command line runs it.
+     * @param options parsed options.
+     * @return the backend they name: the simulated device, or CUDA after the probe.
+     * @throws IllegalArgumentException saying what is missing for CUDA.
      */
-    public static final class Instance implements SutInstance
+    static DeviceBackend backend(final TensorRtOptions options)
     {
-        private final TensorRtSut sut;
-
-        /**
-         * @param sut an open SUT; closed with this instance.
-         */
-        public Instance(final TensorRtSut sut)
-        {
-            this.sut = sut;
-        }
-
-        /**
-         * @return the SUT.
-         */
-        public TensorRtSut tensorRtSut()
-        {
-            return sut;
-        }
-
-        @Override
-        public SystemUnderTest sut()
-        {
-            return sut;
-        }
-
-        @Override
-        public QuerySampleLibrary qsl()
-        {
-            return sut.library();
-        }
-
-        @Override
-        public Optional<String> accuracyReport(final Path accuracyLog)
-        {
-            return sut.hasLabels() ? Optional.of(sut.accuracy(accuracyLog).describe()) : Optional.empty();
-        }
-
-        @Override
-        public Optional<SutStatistics> statistics()
-        {
-            return Optional.of(sut.statistics());
-        }
-
-        @Override
-        public void close()
-        {
-            sut.close();
-        }
+        return options.backend() == TensorRtOptions.Backend.SIMULATED ? new SimulatedBackend(options.simulation())
+            : CudaBackend.open();
     }
 }

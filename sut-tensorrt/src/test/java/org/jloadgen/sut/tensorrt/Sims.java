@@ -82,7 +82,7 @@ final class Sims
             labels.append(expectedClass(all.asSlice((long)i * SAMPLE_BYTES, SAMPLE_BYTES))).append('\n');
         }
         final Path labelFile = Files.writeString(dir.resolve("labels.txt"), labels, StandardCharsets.UTF_8);
-        final Path model = Files.writeString(dir.resolve("model.onnx"), "stands for a model with " + count + " samples");
+        final Path model = Files.writeString(dir.resolve("model.onnx"), "a model of " + count + " samples");
         return new Files3(data, labelFile, model, dir.resolve("engines"), count);
     }
 

@@ -62,7 +62,7 @@ class SimulatedPipelineTest
         {
             final TestResult result = Sims.run(o.sut(), Sims.accuracy(scenario), dir.resolve(scenario.name()));
             assertAllCorrect(o.sut(), result);
-            assertEquals(ClassificationAccuracy.DataType.INT32, o.sut().layout().accuracyType(), "argmax on the device");
+            assertEquals(ClassificationAccuracy.DataType.INT32, o.sut().layout().accuracyType(), "device argmax");
             assertEquals(4, o.sut().layout().responseBytes());
             assertEquals(o.sut().settings().copyStreams(), o.sut().freeSlots(), "every slot back in the free queue");
         }

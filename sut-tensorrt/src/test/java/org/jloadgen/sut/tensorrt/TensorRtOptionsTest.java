@@ -78,7 +78,8 @@ class TensorRtOptionsTest
             "name", "trt", "gpus", "1,0", "batch", "32", "timeout-us", "250", "queue", "1024", "idle", "yield", "pin",
             "0-1", "issue-threads", "2", "copy-streams", "3", "infer-streams", "2", "graphs", "1,4,32",
             "start-from-device", "yes", "postprocess", "topk:5", "raw-outputs", "on-demand", "warmup", "7",
-            "completion-wait", "block", "stage-times", "off", "fp16", "true", "int8", "1", "tf32", "no", "workspace", "2GiB",
+            "completion-wait", "block", "stage-times", "off", "fp16", "true", "int8", "1", "tf32", "no",
+            "workspace", "2GiB",
             "builder-opt-level", "5", "opt-batch", "16", "engine-cache", "off", "label-offset", "1"),
             TestScenario.SERVER);
         final PipelineSettings p = o.pipeline();

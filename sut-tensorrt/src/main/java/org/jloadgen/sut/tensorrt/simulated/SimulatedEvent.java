@@ -55,7 +55,7 @@ final class SimulatedEvent implements DeviceEvent
     @Override
     public void synchronize()
     {
-        // Like a blocking-sync event: a short spin, then sleeps (allocation-free, so a completion thread may wait here).
+        // Like a blocking-sync event: a short spin, then sleeps; allocation-free, so a completion thread may wait here.
         for (int spins = 0; !isComplete(); spins++)
         {
             if (spins < 100)
