@@ -31,7 +31,7 @@ public final class ClassificationAccuracy
         INT32_RANKED;
 
         /**
-         * @param text {@code auto}, {@code float32}, {@code int32} or {@code int64}.
+         * @param text {@code auto}, {@code float32}, {@code int32}, {@code int64} or {@code int32_ranked}.
          * @return the type.
          */
         public static DataType parse(final String text)

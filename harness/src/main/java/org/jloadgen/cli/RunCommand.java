@@ -27,6 +27,7 @@ import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
 import org.jloadgen.schedule.ReplayQueries;
+import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -229,7 +230,7 @@ public final class RunCommand implements Callable<Integer>
 
     private Map<String, String> sutOptions()
     {
-        final Map<String, String> options = org.jloadgen.sut.SutOptions.pairs(sutOptions);
+        final Map<String, String> options = SutOptions.pairs(sutOptions);
         if (modelFile != null)
         {
             options.put("model-file", modelFile.toString());
