@@ -132,8 +132,18 @@ public final class RunCommand implements Callable<Integer>
         description = "Do not record HdrHistogram interval histograms (mlperf_log_latency.hlog).")
     boolean noLatencyHistogram;
 
+    @Option(names = "--no-issue-lateness",
+        description = "Server: do not record each query's issue lateness (scheduled time to the SUT call; "
+            + "mlperf_log_issue_lateness.hlog).")
+    boolean noIssueLateness;
+
+    @Option(names = "--jfr",
+        description = "Record the test with Java Flight Recorder (GC pauses, safepoints, parks of the issue thread) "
+            + "into mlperf_log_jfr.jfr beside the logs; jloadgen report lays the pauses over the latency chart.")
+    boolean jfr;
+
     @Option(names = "--latency-interval-ms", paramLabel = "MS", defaultValue = "1000",
-        description = "Interval of the HdrHistogram latency log (default: ${DEFAULT-VALUE}).")
+        description = "Interval of the HdrHistogram latency and issue lateness logs (default: ${DEFAULT-VALUE}).")
     long latencyIntervalMs;
 
     @Option(names = "--issue-cpu", paramLabel = "CPU", defaultValue = "-1",
@@ -209,6 +219,7 @@ public final class RunCommand implements Callable<Integer>
             final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
                 .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
                 .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
+                .issueLateness(!noIssueLateness).jfr(jfr)
                 .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs);
             if (pinMemory || hugePages || numaNode >= 0)
             {
@@ -325,7 +336,9 @@ public final class RunCommand implements Callable<Integer>
         stdout.println("  " + result.summaryFile().getFileName() + ", " + result.detailFile().getFileName() + ", "
             + result.accuracyFile().getFileName()
             + (result.traceFile() != null ? ", " + result.traceFile().getFileName() : "")
-            + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : ""));
+            + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : "")
+            + (result.issueLatenessFile() != null ? ", " + result.issueLatenessFile().getFileName() : "")
+            + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
         if (result.errorCount() > 0)
         {
             return Main.EXIT_INVALID;

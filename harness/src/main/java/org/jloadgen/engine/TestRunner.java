@@ -166,8 +166,8 @@ public final class TestRunner
         }
         final RunFiles files = logs.files();
         return new TestResult(effective, modes.reported(), modes.accuracySeries(), files.summary(), files.detail(),
-            files.accuracy(), files.trace(), files.latencyLogPath(), detail.errorCount(), detail.warningCount(),
-            logs.messages());
+            files.accuracy(), files.trace(), files.latencyLogPath(), files.issueLatenessLogPath(), files.jfrPath(),
+            detail.errorCount(), detail.warningCount(), logs.messages());
     }
 
     /**
