@@ -103,7 +103,8 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--copy-detail", description = "Also print the detail log to standard output.")
     boolean copyDetail;
 
-    @Option(names = "--quiet", description = "Do not print the summary to standard output.")
+    @Option(names = "--quiet",
+        description = "Do not print the summary to standard output, nor the live status line on a terminal.")
     boolean quiet;
 
     @Option(names = "--chrome-trace",
@@ -233,7 +234,7 @@ public final class RunCommand implements Callable<Integer>
             {
                 runner.replay(replayTrace);
             }
-            final TestResult result = runAbortable(runner);
+            final TestResult result = runAbortable(runner, null, !quiet);
             return report(result, instance, stdout);
         }
     }
@@ -271,12 +272,35 @@ public final class RunCommand implements Callable<Integer>
 
     /**
      * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid. Also
-     * for default jobs that drive the engine themselves.
+     * for default jobs that drive the engine themselves. Shows a live status line on standard error when it is a
+     * terminal.
      *
      * @param runner the test.
      * @return its result.
      */
     public static TestResult runAbortable(final TestRunner runner)
+    {
+        return runAbortable(runner, null, true);
+    }
+
+    /**
+     * Runs the test as {@link #runAbortable(TestRunner)} does.
+     *
+     * @param runner   the test.
+     * @param jobStep  what the status line starts with (a job's step, e.g. {@code [1/2] accuracy}), or {@code null}.
+     * @param progress whether to show the status line when standard error is a terminal (off with {@code --quiet}).
+     * @return its result.
+     */
+    public static TestResult runAbortable(final TestRunner runner, final String jobStep, final boolean progress)
+    {
+        try (ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
+            progress && ProgressLine.stderrIsTerminal()))
+        {
+            return runAbortableQuietly(runner);
+        }
+    }
+
+    private static TestResult runAbortableQuietly(final TestRunner runner)
     {
         final CountDownLatch done = new CountDownLatch(1);
         final Thread hook = new Thread(() ->

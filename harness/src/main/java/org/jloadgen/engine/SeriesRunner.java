@@ -46,6 +46,7 @@ final class SeriesRunner
     private final CompletionErrors completionErrors;
     private final TestLogs logs;
     private final DetailLog detail;
+    private final RunStatus status;
     private final SequenceGen sequence = new SequenceGen();
     private long reportedCompletionErrors;
 
@@ -58,10 +59,11 @@ final class SeriesRunner
      * @param sink             the response sink the SUT completes into.
      * @param completionErrors the sink's completion errors.
      * @param logs             the test's open logs.
+     * @param status           where the running series is shown.
      */
     SeriesRunner(final SystemUnderTest sut, final String sutName, final QuerySampleLibrary qsl,
         final EngineOptions options, final IssueLoop issueLoop, final EngineResponseSink sink,
-        final CompletionErrors completionErrors, final TestLogs logs)
+        final CompletionErrors completionErrors, final TestLogs logs, final RunStatus status)
     {
         this.sut = Objects.requireNonNull(sut, "sut");
         this.sutName = sutName;
@@ -72,6 +74,7 @@ final class SeriesRunner
         this.completionErrors = completionErrors;
         this.logs = logs;
         this.detail = logs.detail();
+        this.status = status;
     }
 
     /**
@@ -178,6 +181,8 @@ final class SeriesRunner
                         + System.currentTimeMillis() / 1000);
                 }
                 // Created before the clock starts; begin() reads the clock, commit() runs after the series.
+                status.series(settings.scenario + " " + seriesMode + String.format(java.util.Locale.ROOT,
+                    ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0);
                 final SeriesEvent event = new SeriesEvent();
                 event.series = label;
                 event.begin();
