@@ -6,8 +6,10 @@ import java.util.List;
 import java.util.concurrent.Callable;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * {@code jloadgen report RUN_DIR [RUN_DIR ...] [--out DIR]}: reads run folders (JLoadGen's, or only the official
@@ -23,6 +25,9 @@ import picocli.CommandLine.Parameters;
         "Several folders are overlaid and compared side by side (e.g. two --server-wait strategies)."})
 public final class ReportCommand implements Callable<Integer>
 {
+    @Spec
+    CommandSpec spec;
+
     @Parameters(paramLabel = "RUN_DIR", arity = "1..*",
         description = "Folders a run wrote its logs to (jloadgen run --out, or the official LoadGen's output).")
     List<Path> runDirs = new ArrayList<>();
@@ -42,7 +47,8 @@ public final class ReportCommand implements Callable<Integer>
         final Path target = out != null ? out : runDirs.size() == 1 ? runDirs.get(0).resolve("report")
             : Path.of("report");
         final Path page = ReportPage.write(runs, target);
-        System.out.println("Report: " + page.toAbsolutePath());
+        spec.commandLine().getOut().println("Report: " + page.toAbsolutePath());
+        spec.commandLine().getOut().flush();
         return 0;
     }
 }

@@ -26,6 +26,8 @@ final class ReportPage
     static final int WIDTH_PX = 960;
     static final int HEIGHT_PX = 420;
     static final String FILE_NAME = "report.html";
+    /** Shown for a run without a performance verdict (an accuracy run, or no summary). */
+    static final String NO_VERDICT = "NO VERDICT";
 
     private static final String STYLE = """
         body { font-family: sans-serif; margin: 24px auto; max-width: 1000px; color: #222; }
@@ -96,7 +98,7 @@ final class ReportPage
 
     private static void runSection(final StringBuilder html, final RunData run, final boolean several)
     {
-        final String verdict = run.validity().orElse("UNKNOWN");
+        final String verdict = run.validity().orElse(NO_VERDICT);
         final String css = verdict.equals("VALID") || verdict.equals("INVALID") ? verdict : "UNKNOWN";
         html.append("<h2>").append(several ? "Run " : "").append(escape(run.name())).append("</h2>\n");
         html.append("<p><span class=\"verdict ").append(css).append("\">").append(escape(verdict))
