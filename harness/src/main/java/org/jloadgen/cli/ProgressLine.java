@@ -18,6 +18,10 @@ final class ProgressLine implements AutoCloseable
     /** Redraw period: often enough to look live, rare enough to cost nothing. */
     static final long PERIOD_MS = 500;
     private static final String ERASE_LINE = "\r\033[K";
+    /** Guards {@link #drawnOn}: a line is drawn, or erased before other output, as a whole. */
+    private static final Object TERMINAL = new Object();
+    /** The stream the status line currently stands on, or {@code null} when none is shown. */
+    private static PrintStream drawnOn;
 
     private final RunStatus status;
     private final PrintStream err;
@@ -79,6 +83,57 @@ final class ProgressLine implements AutoCloseable
         }
     }
 
+    /**
+     * Wraps a stream the test prints to (the summary, the default job's messages) so that writing to it first erases
+     * the status line; the next redraw puts the line back under the new output. Not for the timed part: each write
+     * takes a lock.
+     *
+     * @param target the stream.
+     * @return a stream that writes to {@code target}.
+     */
+    static PrintStream guard(final PrintStream target)
+    {
+        return new PrintStream(new java.io.FilterOutputStream(target)
+        {
+            @Override
+            public void write(final int b) throws java.io.IOException
+            {
+                eraseDrawn();
+                out.write(b);
+            }
+
+            @Override
+            public void write(final byte[] b, final int off, final int len) throws java.io.IOException
+            {
+                eraseDrawn();
+                out.write(b, off, len);
+            }
+        }, true, target.charset());
+    }
+
+    private static void eraseDrawn()
+    {
+        synchronized (TERMINAL)
+        {
+            if (drawnOn != null)
+            {
+                drawnOn.print(ERASE_LINE);
+                drawnOn.flush();
+                drawnOn = null;
+            }
+        }
+    }
+
+    void draw(final String text)
+    {
+        synchronized (TERMINAL)
+        {
+            err.print(ERASE_LINE + text);
+            err.flush();
+            drawnOn = err;
+        }
+    }
+
     private void run()
     {
         while (running)
@@ -93,8 +148,7 @@ final class ProgressLine implements AutoCloseable
             }
             if (running)
             {
-                err.print(ERASE_LINE + format(status.snapshot()));
-                err.flush();
+                draw(format(status.snapshot()));
             }
         }
     }
@@ -173,8 +227,7 @@ final class ProgressLine implements AutoCloseable
             {
                 Thread.currentThread().interrupt();
             }
-            err.print(ERASE_LINE);
-            err.flush();
+            eraseDrawn();
         }
     }
 }

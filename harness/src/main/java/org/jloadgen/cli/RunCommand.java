@@ -177,7 +177,8 @@ public final class RunCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final PrintStream stdout = System.out;
+        // What the test prints (the summary) first clears the status line a terminal shows on stderr.
+        final PrintStream stdout = ProgressLine.guard(System.out);
         final PrintStream stderr = System.err;
         // originalArgs() holds the whole command line ("run" included); matchedArgs() only this command's own.
         if (spec.commandLine().getParseResult().matchedArgs().isEmpty())

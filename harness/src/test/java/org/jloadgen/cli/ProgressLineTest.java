@@ -48,6 +48,23 @@ class ProgressLineTest
     }
 
     @Test
+    void shouldEraseTheLineBeforeTheTestPrints()
+    {
+        // The summary goes to stdout while the line stands on stderr: the line is erased first, not run into.
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ProgressLine line = ProgressLine.start(null, new PrintStream(err, true, StandardCharsets.UTF_8), null,
+            false);
+        final PrintStream guarded = ProgressLine.guard(new PrintStream(out, true, StandardCharsets.UTF_8));
+        line.draw("performance run | 1.0/10.0 s");
+        guarded.print("=====\n");
+        guarded.print("Summary\n");
+        assertEquals("\r\033[Kperformance run | 1.0/10.0 s\r\033[K", err.toString(StandardCharsets.UTF_8),
+            "erased once, before the first write");
+        assertEquals("=====\nSummary\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
     void shouldStayOffWhenStandardErrorIsNotATerminal()
     {
         // Surefire pipes the forked JVM's streams: no terminal, so no status line in files or CI logs.
