@@ -294,10 +294,15 @@ public final class RunCommand implements Callable<Integer>
      */
     public static TestResult runAbortable(final TestRunner runner, final String jobStep, final boolean progress)
     {
-        try (ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
-            progress && ProgressLine.stderrIsTerminal()))
+        final ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
+            progress && ProgressLine.stderrIsTerminal());
+        try
         {
             return runAbortableQuietly(runner);
+        }
+        finally
+        {
+            line.close();
         }
     }
 

@@ -73,58 +73,71 @@ record HistogramSeries(String label, long startEpochMs, List<Double> offsetsS, L
      */
     static List<HistogramSeries> read(final Path file)
     {
-        final Collector collector = new Collector(file);
-        try (HistogramLogScanner scanner = new HistogramLogScanner(file.toFile()))
+        final List<String> lines;
+        try
         {
-            scanner.process(collector);
+            lines = java.nio.file.Files.readAllLines(file, java.nio.charset.StandardCharsets.UTF_8);
         }
-        catch (final java.io.FileNotFoundException ex)
+        catch (final java.io.IOException ex)
         {
             throw new UncheckedIOException("cannot read " + file, ex);
         }
-        collector.endSeries();
-        return collector.series;
+        // HdrHistogram's scanner hands comments over one word at a time, so the series labels are found here and
+        // each series' lines are scanned on their own.
+        final List<HistogramSeries> series = new ArrayList<>();
+        String label = "series";
+        final StringBuilder chunk = new StringBuilder();
+        for (final String line : lines)
+        {
+            if (line.startsWith("#" + SERIES_PREFIX))
+            {
+                scan(file, label, chunk, series);
+                label = line.substring(1).trim();
+                chunk.setLength(0);
+            }
+            chunk.append(line).append('\n');
+        }
+        scan(file, label, chunk, series);
+        return series;
+    }
+
+    private static void scan(final Path file, final String label, final CharSequence text,
+        final List<HistogramSeries> series)
+    {
+        final Collector collector = new Collector(file, label);
+        try (HistogramLogScanner scanner = new HistogramLogScanner(new java.io.ByteArrayInputStream(
+            text.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+        {
+            scanner.process(collector);
+        }
+        if (!collector.intervals.isEmpty())
+        {
+            series.add(new HistogramSeries(label, collector.startMs, List.copyOf(collector.offsets),
+                List.copyOf(collector.lengths), List.copyOf(collector.intervals)));
+        }
     }
 
     /**
-     * Gathers the scanner's events into series: a {@code #series: ...} comment starts a new one.
+     * Gathers one series' start time and interval histograms from the scanner's events.
      */
     private static final class Collector implements HistogramLogScanner.EventHandler
     {
         private final Path file;
-        private final List<HistogramSeries> series = new ArrayList<>();
-        private String label = "series";
+        private final String label;
+        private final List<Double> offsets = new ArrayList<>();
+        private final List<Double> lengths = new ArrayList<>();
+        private final List<Histogram> intervals = new ArrayList<>();
         private long startMs;
-        private List<Double> offsets = new ArrayList<>();
-        private List<Double> lengths = new ArrayList<>();
-        private List<Histogram> intervals = new ArrayList<>();
 
-        Collector(final Path file)
+        Collector(final Path file, final String label)
         {
             this.file = file;
-        }
-
-        void endSeries()
-        {
-            if (!intervals.isEmpty())
-            {
-                series.add(new HistogramSeries(label, startMs, List.copyOf(offsets), List.copyOf(lengths),
-                    List.copyOf(intervals)));
-            }
-            offsets = new ArrayList<>();
-            lengths = new ArrayList<>();
-            intervals = new ArrayList<>();
+            this.label = label;
         }
 
         @Override
         public boolean onComment(final String comment)
         {
-            final String text = comment.startsWith("#") ? comment.substring(1).trim() : comment.trim();
-            if (text.startsWith(SERIES_PREFIX))
-            {
-                endSeries();
-                label = text;
-            }
             return false;
         }
 
@@ -152,8 +165,8 @@ record HistogramSeries(String label, long startEpochMs, List<Double> offsetsS, L
             }
             catch (final DataFormatException ex)
             {
-                throw new IllegalArgumentException(file + ": an interval histogram cannot be decoded: "
-                    + ex.getMessage(), ex);
+                throw new IllegalArgumentException(file + " (" + label + "): an interval histogram cannot be "
+                    + "decoded: " + ex.getMessage(), ex);
             }
             if (h instanceof Histogram histogram)
             {
