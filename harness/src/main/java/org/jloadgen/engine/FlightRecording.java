@@ -39,7 +39,8 @@ final class FlightRecording implements AutoCloseable
         recording.enable("jdk.SafepointBegin").withThreshold(Duration.ZERO);
         recording.enable("jdk.SafepointEnd").withThreshold(Duration.ZERO);
         recording.enable("jdk.ExecuteVMOperation").withThreshold(Duration.ZERO);
-        recording.enable("jdk.ThreadPark").withThreshold(Duration.ofNanos(PARK_THRESHOLD_US * 1_000)).withoutStackTrace();
+        recording.enable("jdk.ThreadPark").withThreshold(Duration.ofNanos(PARK_THRESHOLD_US * 1_000))
+            .withoutStackTrace();
         recording.enable("jdk.ThreadSleep").withThreshold(Duration.ofNanos(PARK_THRESHOLD_US * 1_000))
             .withoutStackTrace();
         recording.enable(SeriesEvent.class).withThreshold(Duration.ZERO);

@@ -17,8 +17,8 @@ import org.jloadgen.record.LatencyIntervalLog;
 
 /**
  * The open logs of one test: the files ({@link RunFiles}), the detail log, the accuracy-log collector, the latency
- * interval log, the issue lateness log, the flight recording, and the console messages of the run. {@link #close()} finishes every one of them completely,
- * whatever state the test ended in.
+ * interval log, the issue lateness log, the flight recording, and the console messages of the run.
+ * {@link #close()} finishes every one of them completely, whatever state the test ended in.
  */
 final class TestLogs
 {

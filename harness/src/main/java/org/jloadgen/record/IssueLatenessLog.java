@@ -18,12 +18,12 @@ import org.HdrHistogram.HistogramLogWriter;
  * ({@link SeriesRecorder#issued}); after the series this class turns the slots into interval histograms.
  * <p>
  * <b>File format</b>: an HdrHistogram interval log ({@code .hlog}, the same as the latency log, readable by
- * HdrHistogram's {@code HistogramLogReader} and plotters), values in nanoseconds. Per series: a comment
- * {@code #series: Server PerformanceOnly target_qps 2000.000000} (the latency log's label), a {@code #[StartTime: ...]} line (the
- * series' start of issuing, seconds since the epoch) and a {@code #[BaseTime: ...]} line with the same value, then
- * one interval histogram per interval of <em>scheduled</em> time ({@code interval_ms}, the latency log's interval),
- * its start stamp relative to the base time, holding the lateness of the queries scheduled in it. Intervals with no
- * query are left out.
+ * HdrHistogram's {@code HistogramLogReader} and plotters), values in nanoseconds. Per series: a comment with the
+ * latency log's label ({@code #series: Server PerformanceOnly target_qps 2000.000000}), a {@code #[StartTime: ...]}
+ * line (the series' start of issuing, seconds since the epoch) and a {@code #[BaseTime: ...]} line with the same
+ * value, then one interval histogram per interval of <em>scheduled</em> time ({@code --latency-interval-ms}, the
+ * latency log's interval), its start stamp relative to the base time, holding the lateness of the queries scheduled
+ * in it. Intervals with no query are left out.
  */
 public final class IssueLatenessLog implements AutoCloseable
 {

@@ -142,7 +142,8 @@ final class ReportCharts
                 if (p.kind() == kind && atS >= 0 && atS <= endS + 1)
                 {
                     points.add(new double[] {atS, p.duration().toNanos()});
-                    if (p.kind() != JvmPauses.Kind.ISSUE_THREAD_PARK && p.duration().compareTo(Duration.ofMillis(1)) >= 0)
+                    if (p.kind() != JvmPauses.Kind.ISSUE_THREAD_PARK
+                        && p.duration().compareTo(Duration.ofMillis(1)) >= 0)
                     {
                         chart.band(atS, atS + p.duration().toNanos() / 1e9);
                     }
