@@ -24,6 +24,8 @@ public final class EngineOptions
     private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
     private OffHeapAllocator allocator = OffHeapAllocator.arena();
     private boolean latencyHistogram = true;
+    private boolean issueLateness = true;
+    private boolean jfr;
     private long histogramIntervalMs = 1_000;
     private int issueCpu = -1;
     private long jitWarmupMs = JIT_WARMUP_MS_DEFAULT;
@@ -45,6 +47,8 @@ public final class EngineOptions
         c.completionTimeoutMs = completionTimeoutMs;
         c.allocator = allocator;
         c.latencyHistogram = latencyHistogram;
+        c.issueLateness = issueLateness;
+        c.jfr = jfr;
         c.histogramIntervalMs = histogramIntervalMs;
         c.issueCpu = issueCpu;
         c.jitWarmupMs = jitWarmupMs;
@@ -160,6 +164,45 @@ public final class EngineOptions
     public EngineOptions latencyHistogram(final boolean value)
     {
         this.latencyHistogram = value;
+        return this;
+    }
+
+    /**
+     * @return whether a Server run keeps, per query, when the SUT was called (one 8-byte off-heap slot per query,
+     *         one store on the issue thread) and writes each query's issue lateness (scheduled time to the call)
+     *         as interval histograms beside the logs after each performance series.
+     */
+    public boolean issueLateness()
+    {
+        return issueLateness;
+    }
+
+    /**
+     * @param value whether Server issue lateness is recorded.
+     * @return this.
+     */
+    public EngineOptions issueLateness(final boolean value)
+    {
+        this.issueLateness = value;
+        return this;
+    }
+
+    /**
+     * @return whether the test is recorded with Java Flight Recorder (GC pauses, safepoints, parks of the issue
+     *         thread, the series) into a {@code .jfr} file beside the logs.
+     */
+    public boolean jfr()
+    {
+        return jfr;
+    }
+
+    /**
+     * @param value whether the test is recorded with Java Flight Recorder.
+     * @return this.
+     */
+    public EngineOptions jfr(final boolean value)
+    {
+        this.jfr = value;
         return this;
     }
 

@@ -104,7 +104,8 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--copy-detail", description = "Also print the detail log to standard output.")
     boolean copyDetail;
 
-    @Option(names = "--quiet", description = "Do not print the summary to standard output.")
+    @Option(names = "--quiet",
+        description = "Do not print the summary to standard output, nor the live status line on a terminal.")
     boolean quiet;
 
     @Option(names = "--chrome-trace",
@@ -133,8 +134,18 @@ public final class RunCommand implements Callable<Integer>
         description = "Do not record HdrHistogram interval histograms (mlperf_log_latency.hlog).")
     boolean noLatencyHistogram;
 
+    @Option(names = "--no-issue-lateness",
+        description = "Server: do not record each query's issue lateness (scheduled time to the SUT call; "
+            + "mlperf_log_issue_lateness.hlog).")
+    boolean noIssueLateness;
+
+    @Option(names = "--jfr",
+        description = "Record the test with Java Flight Recorder (GC pauses, safepoints, parks of the issue thread) "
+            + "into mlperf_log_jfr.jfr beside the logs; jloadgen report lays the pauses over the latency chart.")
+    boolean jfr;
+
     @Option(names = "--latency-interval-ms", paramLabel = "MS", defaultValue = "1000",
-        description = "Interval of the HdrHistogram latency log (default: ${DEFAULT-VALUE}).")
+        description = "Interval of the HdrHistogram latency and issue lateness logs (default: ${DEFAULT-VALUE}).")
     long latencyIntervalMs;
 
     @Option(names = "--issue-cpu", paramLabel = "CPU", defaultValue = "-1",
@@ -167,7 +178,8 @@ public final class RunCommand implements Callable<Integer>
     @Override
     public Integer call() throws Exception
     {
-        final PrintStream stdout = System.out;
+        // What the test prints (the summary) first clears the status line a terminal shows on stderr.
+        final PrintStream stdout = ProgressLine.guard(System.out);
         final PrintStream stderr = System.err;
         // originalArgs() holds the whole command line ("run" included); matchedArgs() only this command's own.
         if (spec.commandLine().getParseResult().matchedArgs().isEmpty())
@@ -210,6 +222,7 @@ public final class RunCommand implements Callable<Integer>
             final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
                 .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
                 .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
+                .issueLateness(!noIssueLateness).jfr(jfr)
                 .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs);
             if (pinMemory || hugePages || numaNode >= 0)
             {
@@ -223,7 +236,7 @@ public final class RunCommand implements Callable<Integer>
             {
                 runner.replay(replayTrace);
             }
-            final TestResult result = runAbortable(runner);
+            final TestResult result = runAbortable(runner, null, !quiet);
             return report(result, instance, stdout);
         }
     }
@@ -252,12 +265,40 @@ public final class RunCommand implements Callable<Integer>
 
     /**
      * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid. Also
-     * for default jobs that drive the engine themselves.
+     * for default jobs that drive the engine themselves. Shows a live status line on standard error when it is a
+     * terminal.
      *
      * @param runner the test.
      * @return its result.
      */
     public static TestResult runAbortable(final TestRunner runner)
+    {
+        return runAbortable(runner, null, true);
+    }
+
+    /**
+     * Runs the test as {@link #runAbortable(TestRunner)} does.
+     *
+     * @param runner   the test.
+     * @param jobStep  what the status line starts with (a job's step, e.g. {@code [1/2] accuracy}), or {@code null}.
+     * @param progress whether to show the status line when standard error is a terminal (off with {@code --quiet}).
+     * @return its result.
+     */
+    public static TestResult runAbortable(final TestRunner runner, final String jobStep, final boolean progress)
+    {
+        final ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
+            progress && ProgressLine.stderrIsTerminal());
+        try
+        {
+            return runAbortableQuietly(runner);
+        }
+        finally
+        {
+            line.close();
+        }
+    }
+
+    private static TestResult runAbortableQuietly(final TestRunner runner)
     {
         final CountDownLatch done = new CountDownLatch(1);
         final Thread hook = new Thread(() ->
@@ -317,7 +358,9 @@ public final class RunCommand implements Callable<Integer>
         stdout.println("  " + result.summaryFile().getFileName() + ", " + result.detailFile().getFileName() + ", "
             + result.accuracyFile().getFileName()
             + (result.traceFile() != null ? ", " + result.traceFile().getFileName() : "")
-            + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : ""));
+            + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : "")
+            + (result.issueLatenessFile() != null ? ", " + result.issueLatenessFile().getFileName() : "")
+            + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
         if (result.errorCount() > 0)
         {
             return Main.EXIT_INVALID;

@@ -21,17 +21,21 @@ final class FindPeakPerformance
     private final SeriesRunner series;
     private final DetailLog detail;
     private final Consumer<SeriesRun> report;
+    private final Consumer<String> step;
 
     /**
      * @param series runs the series.
      * @param detail the detail log.
      * @param report reports the run at the peak (or the failing first run).
+     * @param step   shows which step of the search runs (a progress display).
      */
-    FindPeakPerformance(final SeriesRunner series, final DetailLog detail, final Consumer<SeriesRun> report)
+    FindPeakPerformance(final SeriesRunner series, final DetailLog detail, final Consumer<SeriesRun> report,
+        final Consumer<String> step)
     {
         this.series = series;
         this.detail = detail;
         this.report = report;
+        this.step = step;
     }
 
     /**
@@ -45,6 +49,7 @@ final class FindPeakPerformance
             return;
         }
         detail.log("generic_message", "Starting FindPeakPerformance mode");
+        step.accept("FindPeakPerformance: initial lower bound " + stdToString(base.targetQps) + " QPS");
         final SeriesRun first = series.loadRunUnload(base, series.performanceSet(base), TestMode.PERFORMANCE_ONLY);
         if (!first.summary().perfConstraintsMet())
         {
@@ -62,6 +67,7 @@ final class FindPeakPerformance
                 lower.settings().targetQps * (1 + base.serverFindPeakQpsBoundaryStepSize));
             detail.log("generic_message", "FindBoundaries: Checking fields [" + stdToString(lower.settings().targetQps)
                 + ", " + stdToString(u.targetQps) + ")");
+            step.accept("FindPeakPerformance: boundaries, testing " + stdToString(u.targetQps) + " QPS");
             upper = series.loadRunUnload(u, series.performanceSet(u), TestMode.PERFORMANCE_ONLY);
             if (series.aborted() || !upper.summary().perfConstraintsMet())
             {
@@ -86,6 +92,8 @@ final class FindPeakPerformance
                 final EffectiveSettings mid = base.withTargetQps(lo + (hi - lo) / 2);
                 detail.log("generic_message", "FindPeakPerformanceBinarySearch: Testing the mid value of bounds ["
                     + stdToString(lo) + ", " + stdToString(hi) + "): " + stdToString(mid.targetQps));
+                step.accept("FindPeakPerformance: binary search [" + stdToString(lo) + ", " + stdToString(hi)
+                    + "), testing " + stdToString(mid.targetQps) + " QPS");
                 final SeriesRun m = series.run(mid, set, TestMode.PERFORMANCE_ONLY);
                 if (m.summary().perfConstraintsMet())
                 {

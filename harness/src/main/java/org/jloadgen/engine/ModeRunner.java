@@ -24,6 +24,7 @@ final class ModeRunner
     private final DetailLog detail;
     private final long qslTotalCount;
     private final ReplayQueries replay;
+    private final RunStatus status;
     private final List<PerformanceSummary> reported = new ArrayList<>();
     private int accuracySeries;
 
@@ -32,14 +33,17 @@ final class ModeRunner
      * @param logs          the test's open logs.
      * @param qslTotalCount the sample library's total sample count.
      * @param replay        recorded queries to replay instead of a generated performance run, or {@code null}.
+     * @param status        where the step is shown.
      */
-    ModeRunner(final SeriesRunner series, final TestLogs logs, final long qslTotalCount, final ReplayQueries replay)
+    ModeRunner(final SeriesRunner series, final TestLogs logs, final long qslTotalCount, final ReplayQueries replay,
+        final RunStatus status)
     {
         this.series = series;
         this.logs = logs;
         this.detail = logs.detail();
         this.qslTotalCount = qslTotalCount;
         this.replay = replay;
+        this.status = status;
     }
 
     /**
@@ -69,7 +73,8 @@ final class ModeRunner
                     runPerformance(effective);
                 }
             }
-            case FIND_PEAK_PERFORMANCE -> new FindPeakPerformance(series, detail, this::report).run(effective);
+            case FIND_PEAK_PERFORMANCE -> new FindPeakPerformance(series, detail, this::report, status::step)
+                .run(effective);
             default -> throw new IllegalStateException("unknown mode " + effective.mode);
         }
     }
@@ -93,12 +98,14 @@ final class ModeRunner
     private void runPerformance(final EffectiveSettings settings)
     {
         detail.log("generic_message", "Starting performance mode");
+        status.step("performance run");
         report(series.loadRunUnload(settings, series.performanceSet(settings), TestMode.PERFORMANCE_ONLY));
     }
 
     private void runReplay(final EffectiveSettings settings)
     {
         detail.log("generic_message", "Starting performance mode");
+        status.step("replaying " + replay.source().getFileName());
         detail.log("generic_message", "Replaying " + replay.queryCount() + " queries (" + replay.sampleCount()
             + " samples) from " + replay.source());
         final LoadableSet set = replay.loadableSet();
@@ -124,6 +131,7 @@ final class ModeRunner
             {
                 return;
             }
+            status.step("accuracy set " + (accuracySeries + 1) + "/" + sets.size());
             series.loadRunUnload(settings, set, TestMode.ACCURACY_ONLY);
             accuracySeries++;
         }

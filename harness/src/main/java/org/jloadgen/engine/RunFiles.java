@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.LocalDateTime;
 import java.time.format.DateTimeFormatter;
 
+import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.log.AccuracyLogWriter;
@@ -19,8 +20,9 @@ import org.jloadgen.record.AccuracyLogConsumer;
 /**
  * The log files of one test, named as LoadGen names them (spec §1.7):
  * {@code outdir/prefix[datetime_]{summary,detail,accuracy,trace}suffix.{txt,json}}, plus JLoadGen's
- * HdrHistogram interval log {@code ...latency<suffix>.hlog}. All are opened when the test starts (LoadGen
- * refuses to run if one cannot be created) and written under temporary names until closed.
+ * HdrHistogram interval logs {@code ...latency<suffix>.hlog} and (Server) {@code ...issue_lateness<suffix>.hlog}, and
+ * with {@link EngineOptions#jfr()} a flight recording {@code ...jfr<suffix>.jfr}. All are opened when the test starts
+ * (LoadGen refuses to run if one cannot be created) and written under temporary names until closed.
  */
 final class RunFiles
 {
@@ -31,15 +33,16 @@ final class RunFiles
     private final Path accuracy;
     private final Path trace;
     private final Path latencyLog;
+    private final Path issueLatenessLog;
+    private final Path jfr;
     private final SummaryWriter summaryWriter;
     private final AccuracyLogWriter accuracyWriter;
     private final AccuracyLogAdapter accuracyConsumer;
     private final ChromeTraceWriter traceWriter;
     private final ChromeTraceAdapter traceAdapter;
 
-    private RunFiles(final LogSettings settings, final String testDatetime, final boolean latencyHistogram,
-        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console,
-        final org.agrona.concurrent.NanoClock clock)
+    private RunFiles(final LogSettings settings, final String testDatetime, final EngineOptions options,
+        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console)
     {
         final Path dir = settings.outputDirectory();
         try
@@ -55,7 +58,10 @@ final class RunFiles
         detail = dir.resolve(stem + "detail" + settings.suffix() + ".txt");
         accuracy = dir.resolve(stem + "accuracy" + settings.suffix() + ".json");
         trace = settings.enableTrace() ? dir.resolve(stem + "trace" + settings.suffix() + ".json") : null;
-        latencyLog = latencyHistogram ? dir.resolve(stem + "latency" + settings.suffix() + ".hlog") : null;
+        latencyLog = options.latencyHistogram() ? dir.resolve(stem + "latency" + settings.suffix() + ".hlog") : null;
+        issueLatenessLog = options.issueLateness() && scenario == TestScenario.SERVER
+            ? dir.resolve(stem + "issue_lateness" + settings.suffix() + ".hlog") : null;
+        jfr = options.jfr() ? dir.resolve(stem + "jfr" + settings.suffix() + ".jfr") : null;
         summaryWriter = new SummaryWriter(summary, settings.copySummaryToStdout() ? console : null);
         final AccuracyLogWriter.TokenFields fields = AccuracyLogWriter.TokenFields.of(scenario, useTokenLatencies);
         accuracyWriter = new AccuracyLogWriter(accuracy, fields);
@@ -63,7 +69,7 @@ final class RunFiles
         if (trace != null)
         {
             final java.time.Instant now = java.time.Instant.now();
-            traceWriter = new ChromeTraceWriter(trace, clock.nanoTime(),
+            traceWriter = new ChromeTraceWriter(trace, options.clock().nanoTime(),
                 now.getEpochSecond() * 1_000_000_000L + now.getNano());
             traceAdapter = new ChromeTraceAdapter(traceWriter);
         }
@@ -82,11 +88,10 @@ final class RunFiles
         return LocalDateTime.now().format(TEST_DATETIME);
     }
 
-    static RunFiles open(final LogSettings settings, final String testDatetime, final boolean latencyHistogram,
-        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console,
-        final org.agrona.concurrent.NanoClock clock)
+    static RunFiles open(final LogSettings settings, final String testDatetime, final EngineOptions options,
+        final TestScenario scenario, final boolean useTokenLatencies, final PrintStream console)
     {
-        return new RunFiles(settings, testDatetime, latencyHistogram, scenario, useTokenLatencies, console, clock);
+        return new RunFiles(settings, testDatetime, options, scenario, useTokenLatencies, console);
     }
 
     Path summary()
@@ -112,6 +117,22 @@ final class RunFiles
     Path latencyLogPath()
     {
         return latencyLog;
+    }
+
+    /**
+     * @return the issue lateness log, or {@code null} when it is off or the scenario is not Server.
+     */
+    Path issueLatenessLogPath()
+    {
+        return issueLatenessLog;
+    }
+
+    /**
+     * @return the flight recording, or {@code null} when it is off.
+     */
+    Path jfrPath()
+    {
+        return jfr;
     }
 
     SummaryWriter summaryWriter()

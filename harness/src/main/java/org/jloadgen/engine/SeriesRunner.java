@@ -18,6 +18,7 @@ import org.jloadgen.random.Mt19937;
 import org.jloadgen.random.StdRandom;
 import org.jloadgen.record.CompletionErrors;
 import org.jloadgen.record.EngineResponseSink;
+import org.jloadgen.record.IssueLatenessLog;
 import org.jloadgen.record.SeriesLatencies;
 import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.results.AccuracyLogSampling;
@@ -45,6 +46,7 @@ final class SeriesRunner
     private final CompletionErrors completionErrors;
     private final TestLogs logs;
     private final DetailLog detail;
+    private final RunStatus status;
     private final SequenceGen sequence = new SequenceGen();
     private long reportedCompletionErrors;
 
@@ -57,10 +59,11 @@ final class SeriesRunner
      * @param sink             the response sink the SUT completes into.
      * @param completionErrors the sink's completion errors.
      * @param logs             the test's open logs.
+     * @param status           where the running series is shown.
      */
     SeriesRunner(final SystemUnderTest sut, final String sutName, final QuerySampleLibrary qsl,
         final EngineOptions options, final IssueLoop issueLoop, final EngineResponseSink sink,
-        final CompletionErrors completionErrors, final TestLogs logs)
+        final CompletionErrors completionErrors, final TestLogs logs, final RunStatus status)
     {
         this.sut = Objects.requireNonNull(sut, "sut");
         this.sutName = sutName;
@@ -71,6 +74,7 @@ final class SeriesRunner
         this.completionErrors = completionErrors;
         this.logs = logs;
         this.detail = logs.detail();
+        this.status = status;
     }
 
     /**
@@ -162,23 +166,39 @@ final class SeriesRunner
             detail.log("generated_query_duration", trace.durationNs());
             detail.unstamp();
 
+            final String label = "series: " + settings.scenario + " " + seriesMode + " target_qps "
+                + CFormat.stdToString(settings.targetQps);
             final Recorder histogram = performance && logs.latencyLog() != null
-                ? logs.latencyLog().startSeries("series: " + settings.scenario + " " + seriesMode + " target_qps "
-                    + CFormat.stdToString(settings.targetQps)) : null;
+                ? logs.latencyLog().startSeries(label) : null;
+            final IssueLatenessLog lateness = performance ? logs.issueLatenessLog() : null;
             try (SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, completionErrors,
-                logs.accuracyCollector(), histogram, files.traceWriter() != null, options.allocator()))
+                logs.accuracyCollector(), histogram, files.traceWriter() != null || lateness != null,
+                options.allocator()))
             {
                 if (performance && settings.printTimestamps)
                 {
                     logs.console().println("Loadgen :: Perf mode start. system_clock Timestamp = "
                         + System.currentTimeMillis() / 1000);
                 }
+                // Created before the clock starts; begin() reads the clock, commit() runs after the series.
+                status.series(settings.scenario + " " + seriesMode + String.format(java.util.Locale.ROOT,
+                    ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0);
+                final SeriesEvent event = new SeriesEvent();
+                event.series = label;
+                event.begin();
                 final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink);
+                event.end();
+                event.queriesIssued = outcome.queriesIssued();
+                event.commit();
                 if (logs.latencyLog() != null && histogram != null)
                 {
                     logs.latencyLog().endSeries();
                 }
                 logOutcome(outcome);
+                if (lateness != null && recorder.tracksIssueTimes())
+                {
+                    lateness.writeSeries(label, recorder, outcome.queriesIssued(), outcome.startEpochNs());
+                }
                 if (files.traceWriter() != null)
                 {
                     files.traceWriter().series(trace, recorder, outcome);

@@ -3,7 +3,7 @@ package org.jloadgen.engine;
 import java.io.PrintStream;
 import java.nio.file.Path;
 
-import org.agrona.concurrent.SystemNanoClock;
+import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.log.DetailLog;
@@ -30,8 +30,10 @@ public final class StartFailureLog
         final PrintStream console)
     {
         final String testDatetime = RunFiles.testDatetimeNow();
-        final RunFiles files = RunFiles.open(logSettings, testDatetime, false, requested.scenario(),
-            requested.useTokenLatencies(), console, SystemNanoClock.INSTANCE);
+        // Only LoadGen's files: no series runs, so there is nothing for the histogram logs or a recording to hold.
+        final RunFiles files = RunFiles.open(logSettings, testDatetime,
+            new EngineOptions().latencyHistogram(false).issueLateness(false), requested.scenario(),
+            requested.useTokenLatencies(), console);
         final DetailLog log = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null,
             System::nanoTime);
         try

@@ -12,12 +12,13 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.log.DetailLog;
 import org.jloadgen.record.AccuracyLogCollector;
+import org.jloadgen.record.IssueLatenessLog;
 import org.jloadgen.record.LatencyIntervalLog;
 
 /**
  * The open logs of one test: the files ({@link RunFiles}), the detail log, the accuracy-log collector, the latency
- * interval log, and the console messages of the run. {@link #close()} finishes every one of them completely,
- * whatever state the test ended in.
+ * interval log, the issue lateness log, the flight recording, and the console messages of the run.
+ * {@link #close()} finishes every one of them completely, whatever state the test ended in.
  */
 final class TestLogs
 {
@@ -28,6 +29,8 @@ final class TestLogs
     private final List<String> messages = new ArrayList<>();
     private AccuracyLogCollector accuracyCollector;
     private LatencyIntervalLog latencyLog;
+    private IssueLatenessLog issueLatenessLog;
+    private FlightRecording flightRecording;
 
     /**
      * Creates the files and the detail log (LoadGen refuses to run if one cannot be created).
@@ -37,8 +40,8 @@ final class TestLogs
     {
         this.clock = options.clock();
         this.console = console;
-        this.files = RunFiles.open(logSettings, testDatetime, options.latencyHistogram(), requested.scenario(),
-            requested.useTokenLatencies(), console, clock);
+        this.files = RunFiles.open(logSettings, testDatetime, options, requested.scenario(),
+            requested.useTokenLatencies(), console);
         this.detail = new DetailLog(files.detail(), logSettings.copyDetailToStdout() ? console : null,
             clock::nanoTime);
     }
@@ -55,6 +58,9 @@ final class TestLogs
             AccuracyLogCollector.DEFAULT_CAPACITY_BYTES);
         latencyLog = files.latencyLogPath() == null ? null
             : new LatencyIntervalLog(files.latencyLogPath(), histogramIntervalMs);
+        issueLatenessLog = files.issueLatenessLogPath() == null ? null
+            : new IssueLatenessLog(files.issueLatenessLogPath(), histogramIntervalMs);
+        flightRecording = files.jfrPath() == null ? null : new FlightRecording(files.jfrPath());
     }
 
     RunFiles files()
@@ -83,6 +89,14 @@ final class TestLogs
     LatencyIntervalLog latencyLog()
     {
         return latencyLog;
+    }
+
+    /**
+     * @return the Server issue lateness log, or {@code null} when it is off.
+     */
+    IssueLatenessLog issueLatenessLog()
+    {
+        return issueLatenessLog;
     }
 
     /**
@@ -122,6 +136,8 @@ final class TestLogs
         final List<Throwable> failures = new ArrayList<>();
         closeQuietly(() -> accuracyCollector.close(), failures);
         closeQuietly(() -> latencyLog.close(), failures);
+        closeQuietly(() -> issueLatenessLog.close(), failures);
+        closeQuietly(() -> flightRecording.close(), failures);
         closeQuietly(() -> files.close(detail), failures);
         closeQuietly(() -> detail.close(), failures);
         if (!failures.isEmpty())

@@ -19,6 +19,8 @@ import org.jloadgen.results.PerformanceSummary;
  * @param accuracyFile    {@code mlperf_log_accuracy.json}.
  * @param traceFile       {@code mlperf_log_trace.json}, or {@code null} when tracing was off.
  * @param latencyLogFile  the HdrHistogram interval log, or {@code null}.
+ * @param issueLatenessFile the Server issue lateness log, or {@code null}.
+ * @param jfrFile         the flight recording, or {@code null}.
  * @param errorCount      error records in the detail log.
  * @param warningCount    warning records in the detail log.
  * @param messages        the issue-loop stop messages and errors, in order, for the console.
@@ -32,6 +34,8 @@ public record TestResult(
     Path accuracyFile,
     Path traceFile,
     Path latencyLogFile,
+    Path issueLatenessFile,
+    Path jfrFile,
     int errorCount,
     int warningCount,
     List<String> messages)

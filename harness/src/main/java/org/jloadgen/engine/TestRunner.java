@@ -44,6 +44,7 @@ public final class TestRunner
     private final CompletionErrors completionErrors = new CompletionErrors();
     private final EngineResponseSink sink;
     private final PrintStream console;
+    private final RunStatus status;
 
     private ReplayQueries replay;
 
@@ -77,6 +78,7 @@ public final class TestRunner
         this.configErrors = List.copyOf(configErrors);
         this.console = console;
         this.issueLoop = new IssueLoop(this.options);
+        this.status = new RunStatus(issueLoop, this.options.clock());
         this.sink = new EngineResponseSink(SeriesRecorder.retired(completionErrors), this.options.clock());
         sink.onFailure(t -> issueLoop.abort("SUT reported a failure: " + t));
     }
@@ -90,6 +92,14 @@ public final class TestRunner
     public void abort(final String reason)
     {
         issueLoop.abort(reason);
+    }
+
+    /**
+     * @return where the test stands, for a progress display on another thread.
+     */
+    public RunStatus status()
+    {
+        return status;
     }
 
     /**
@@ -147,10 +157,12 @@ public final class TestRunner
             effective = new EffectiveSettings(settings, qsl.totalSampleCount(), qsl.performanceSampleCount());
             SettingsLog.logAll(detail, settings, effective);
             pinIssueThread();
+            status.latencyLog(logs.latencyLog());
+            status.step("engine warm-up");
             Warmup.run(effective.scenario, options, options.jitWarmupMs());
 
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
-                logs), logs, qsl.totalSampleCount(), replay);
+                logs, status), logs, qsl.totalSampleCount(), replay, status);
             modes.run(effective);
         }
         catch (final RuntimeException ex)
@@ -166,8 +178,8 @@ public final class TestRunner
         }
         final RunFiles files = logs.files();
         return new TestResult(effective, modes.reported(), modes.accuracySeries(), files.summary(), files.detail(),
-            files.accuracy(), files.trace(), files.latencyLogPath(), detail.errorCount(), detail.warningCount(),
-            logs.messages());
+            files.accuracy(), files.trace(), files.latencyLogPath(), files.issueLatenessLogPath(), files.jfrPath(),
+            detail.errorCount(), detail.warningCount(), logs.messages());
     }
 
     /**

@@ -86,8 +86,8 @@ final class Warmup
         int rounds = 0;
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
             QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator());
-            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram, false,
-                quiet.allocator()))
+            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,
+                options.issueLateness(), quiet.allocator()))
         {
             do
             {

@@ -29,6 +29,20 @@ public final class IssueLoop
     private final EngineOptions options;
     private final NanoClock clock;
     private volatile String abortReason;
+    /** The series being issued, for {@link #progress()} on another thread; set before the clock starts. */
+    private volatile Series running;
+
+    /**
+     * What a thread other than the issue thread sees of the running series (a progress display): the issue thread
+     * does no extra work for it; the reader reads the counters the loop keeps anyway.
+     *
+     * @param startNs          the series origin ({@link EngineOptions#clock()} reading).
+     * @param samplesIssued    samples handed to the SUT so far.
+     * @param samplesCompleted samples completed so far.
+     */
+    public record Progress(long startNs, long samplesIssued, long samplesCompleted)
+    {
+    }
 
     /**
      * @param options the engine's wait strategies and timeouts.
@@ -92,6 +106,7 @@ public final class IssueLoop
         outcome.startNs = startNs;
         recorder.origin(startNs);
         sink.series(recorder);
+        running = series;
 
         switch (trace.scenario())
         {
@@ -144,8 +159,25 @@ public final class IssueLoop
         }
         outcome.endNs = clock.nanoTime();
         outcome.endEpochNs = options.wallClock().nanoTime();
+        running = null;
         sink.endSeries();
         return outcome;
+    }
+
+    /**
+     * Any thread; allocates on the calling thread only.
+     *
+     * @return the running series' counters, or {@code null} between series.
+     */
+    public Progress progress()
+    {
+        final Series s = running;
+        if (s == null)
+        {
+            return null;
+        }
+        return new Progress(s.outcome.startNs, (long)IssueOutcome.SAMPLES_ISSUED.getOpaque(s.outcome),
+            s.recorder.completedSamples());
     }
 
     private void issueSequential(final Series series, final IdleStrategy idle, final long timeoutNs)

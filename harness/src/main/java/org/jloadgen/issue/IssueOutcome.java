@@ -5,6 +5,22 @@ package org.jloadgen.issue;
  */
 public final class IssueOutcome
 {
+    /** Opaque reads of {@link #samplesIssued} from another thread: the issue thread writes it plainly. */
+    static final java.lang.invoke.VarHandle SAMPLES_ISSUED;
+
+    static
+    {
+        try
+        {
+            SAMPLES_ISSUED = java.lang.invoke.MethodHandles.lookup().findVarHandle(IssueOutcome.class,
+                "samplesIssued", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
+
     long startNs;
     long startEpochNs;
     long queriesIssued;

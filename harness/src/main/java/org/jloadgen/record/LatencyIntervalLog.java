@@ -34,6 +34,7 @@ public final class LatencyIntervalLog implements AutoCloseable
     private Thread thread;
     private Histogram interval;
     private volatile boolean running;
+    private volatile long lastIntervalP99Ns = -1;
 
     /**
      * @param target     the {@code .hlog} file (written under a temporary name until closed).
@@ -76,6 +77,7 @@ public final class LatencyIntervalLog implements AutoCloseable
         writer.setBaseTime(nowMs);
         recorder = newRecorder();
         interval = null;
+        lastIntervalP99Ns = -1;
         running = true;
         final Recorder r = recorder;
         thread = new Thread(() -> run(r), "jloadgen-latency-log");
@@ -116,7 +118,17 @@ public final class LatencyIntervalLog implements AutoCloseable
         {
             writer.outputIntervalHistogram(interval);
             total.add(interval);
+            lastIntervalP99Ns = interval.getValueAtPercentile(99);
         }
+    }
+
+    /**
+     * @return the 99th percentile latency of the last interval written in the current series (any thread), or -1
+     *         before the first.
+     */
+    public long lastIntervalP99Ns()
+    {
+        return lastIntervalP99Ns;
     }
 
     /**

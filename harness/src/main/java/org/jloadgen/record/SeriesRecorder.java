@@ -60,7 +60,8 @@ public final class SeriesRecorder implements AutoCloseable
      * @param errors       where completion mistakes are counted.
      * @param accuracyLog  where selected payloads go, or {@code null} when no accuracy log is written.
      * @param histogram    an HdrHistogram recorder fed at completion time, or {@code null}.
-     * @param trackIssue   whether Server issue times are kept per query (for the Chrome trace).
+     * @param trackIssue   whether Server issue times are kept per query (for the Chrome trace and the issue
+     *                     lateness log).
      * @param allocator    where the slots' memory comes from.
      */
     public SeriesRecorder(
@@ -201,7 +202,8 @@ public final class SeriesRecorder implements AutoCloseable
     }
 
     /**
-     * Server with tracing: records when queries {@code [first, first + count)} were issued. Issue thread.
+     * Server with issue times tracked: records when queries {@code [first, first + count)} were issued. Issue
+     * thread; one store per query, no allocation.
      *
      * @param first      first query.
      * @param count      queries issued in the same call.
@@ -223,6 +225,15 @@ public final class SeriesRecorder implements AutoCloseable
     public long issuedRelativeNs(final long query)
     {
         return issued != null ? issued.get(ValueLayout.JAVA_LONG, query << 3) : scheduledRelativeNs(query);
+    }
+
+    /**
+     * @param query a Server query that was issued, with issue times tracked.
+     * @return how late the SUT was called: the recorded issue time minus the scheduled time (0 or more).
+     */
+    public long issueLatenessNs(final long query)
+    {
+        return Math.max(0, issued.get(ValueLayout.JAVA_LONG, query << 3) - trace.scheduledOffsetNs(query));
     }
 
     /**

@@ -221,11 +221,13 @@ class IssueLoopTest
     }
 
     @Test
-    void shouldAllocateNothingOnTheIssueThreadDuringAServerRun()
+    void shouldAllocateNothingOnTheIssueThreadDuringAServerRunWithIssueLatenessRecorded()
     {
         final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(50_000)
             .minDurationMs(300).minQueryCount(100);
-        final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000));
+        // Issue lateness on: the issue thread also stores every query's issue time.
+        final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000)
+            .issueLateness(true));
         final NullSut sut = new NullSut();
         // The first series of a JVM initialises classes and links call sites (about 11 KB, once; the engine's
         // warm-up does this before a test's clock starts). Then the steady state must allocate nothing: three

@@ -46,6 +46,10 @@ final class SeriesFixture
     {
     }
 
+    /**
+     * Runs one series; with {@link EngineOptions#issueLateness()} a Server series keeps its issue times, as the
+     * engine does.
+     */
     Result run(final TestSettings requested, final long qslTotal, final long qslPerformance,
         final TestMode seriesMode, final SystemUnderTest sut)
     {
@@ -57,7 +61,7 @@ final class SeriesFixture
         final Trace trace = QueryGenerator.generate(settings, sets.get(0), seriesMode, sequence,
             QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
         try (SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, errors, null, null,
-            false, OffHeapAllocator.arena()))
+            options.issueLateness(), OffHeapAllocator.arena()))
         {
             final IssueOutcome outcome = loop.run(trace, recorder, settings, seriesMode, sut, sink);
             final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.log.DetailLogValues;
+
 /**
  * Starts one {@code jloadgen} command in a fresh JVM ({@link OverheadChild}) and collects what the overhead runner
  * needs: the whole-process wall time, the peak RSS, the exit code and the detail log.

@@ -3,6 +3,8 @@ package org.jloadgen.benchmarks.overhead;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.jloadgen.log.DetailLogValues;
+
 /**
  * One repeat of one configuration, run in its own JVM.
  *

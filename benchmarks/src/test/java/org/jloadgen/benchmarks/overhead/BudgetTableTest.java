@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.log.DetailLogValues;
 import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.log.DetailLogValues;
 import org.junit.jupiter.api.Test;
 
 class OverheadReportTest

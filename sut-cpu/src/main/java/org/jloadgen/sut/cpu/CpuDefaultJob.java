@@ -129,7 +129,7 @@ public final class CpuDefaultJob implements DefaultJob
             out.println("[1/2] AccuracyOnly, Offline: all " + sut.library().totalSampleCount()
                 + " test images, logs in " + accuracyDir);
             final TestResult accuracy = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
-                .mode(TestMode.ACCURACY_ONLY), accuracyDir, false, out, err);
+                .mode(TestMode.ACCURACY_ONLY), accuracyDir, "[1/2] accuracy", false, out, err);
             final String score = sut.accuracy(accuracy.accuracyFile()).describe();
             out.println("Accuracy: " + score + " (model.json: 89.19%, " + FashionMnist.KNOWN_CORRECT + " of "
                 + FashionMnist.SAMPLE_COUNT + ")");
@@ -144,7 +144,7 @@ public final class CpuDefaultJob implements DefaultJob
                 + performanceDir);
             final TestResult performance = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
                 .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(minDurationMs).offlineExpectedQps(expectedQps),
-                performanceDir, true, out, err);
+                performanceDir, "[2/2] performance", true, out, err);
 
             out.println("Accuracy: " + score);
             out.println("Logs:");
@@ -157,14 +157,15 @@ public final class CpuDefaultJob implements DefaultJob
         }
     }
 
-    private static TestResult run(final CpuSut sut, final TestSettings settings, final Path dir,
+    private static TestResult run(final CpuSut sut, final TestSettings settings, final Path dir, final String step,
         final boolean printSummary, final PrintStream out, final PrintStream err)
     {
         final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(printSummary);
         // Offline's issue thread only waits for the end: parking keeps both cores for inference.
         final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP);
+        // On a terminal the status line names the job's step beside the engine's.
         final TestResult result = RunCommand.runAbortable(
-            new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out));
+            new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out), step, true);
         for (final String message : result.messages())
         {
             err.println("jloadgen: " + message);

@@ -1,4 +1,4 @@
-package org.jloadgen.benchmarks.overhead;
+package org.jloadgen.log;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -19,9 +19,10 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The values of an {@code mlperf_log_detail.txt} (JLoadGen's or the official LoadGen's) that the overhead runner
- * reads: each record's key and value text, and the error records. Only the record prefix is parsed (key, then
- * value up to {@code , "time_ms"}), which is all the runner needs; the full grammar is checked by the log tests.
+ * The values of an {@code mlperf_log_detail.txt} (JLoadGen's or the official LoadGen's) that tools read (the overhead
+ * runner, {@code jloadgen report}): each record's key and value text, and the error records. Only the record prefix
+ * is parsed (key, then value up to {@code , "time_ms"}), which is all they need; the full grammar is checked by the
+ * log tests.
  * The first record of a key wins, as in the submission checker.
  */
 public final class DetailLogValues
@@ -91,6 +92,14 @@ public final class DetailLogValues
             }
         }
         return new DetailLogValues(values, Collections.unmodifiableList(errors));
+    }
+
+    /**
+     * @return the record keys, in the order of their first record.
+     */
+    public java.util.Set<String> keys()
+    {
+        return Collections.unmodifiableSet(values.keySet());
     }
 
     /**

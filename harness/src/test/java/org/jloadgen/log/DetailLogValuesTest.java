@@ -1,4 +1,4 @@
-package org.jloadgen.benchmarks.overhead;
+package org.jloadgen.log;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
