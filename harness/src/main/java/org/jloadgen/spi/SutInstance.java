@@ -63,6 +63,23 @@ public interface SutInstance extends AutoCloseable
     }
 
     /**
+     * @return the tensor the SUT reads per sample (name, element type, shape), if it knows one; servers that expose
+     *         the SUT by tensor ({@code jloadgen serve}) advertise it and check requests against it.
+     */
+    default Optional<TensorSpec> inputTensor()
+    {
+        return Optional.empty();
+    }
+
+    /**
+     * @return the tensor each response holds, if the SUT knows one.
+     */
+    default Optional<TensorSpec> outputTensor()
+    {
+        return Optional.empty();
+    }
+
+    /**
      * Frees the SUT's threads and memory. Failures are unchecked: nothing useful can be done about them after a
      * test but report them.
      */

@@ -1,6 +1,7 @@
 package org.jloadgen.sut.cpu;
 
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
 
 import org.jloadgen.api.QuerySampleLibrary;
@@ -8,6 +9,7 @@ import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
+import org.jloadgen.spi.TensorSpec;
 import org.jloadgen.sut.SutStatistics;
 
 /**
@@ -103,6 +105,25 @@ public final class CpuSutProvider implements SutProvider
         public Optional<SutStatistics> statistics()
         {
             return Optional.of(sut.statistics());
+        }
+
+        @Override
+        public Optional<TensorSpec> inputTensor()
+        {
+            // The dataset fills the model's dynamic dimensions: those are the samples the SUT was checked against.
+            final OnnxModel model = sut.model();
+            final long[] sampleShape = sut.library().store().source().sampleShape(0);
+            return Optional.of(new TensorSpec(model.inputName(), sut.library().store().source().dtype(),
+                sampleShape));
+        }
+
+        @Override
+        public Optional<TensorSpec> outputTensor()
+        {
+            final OnnxModel model = sut.model();
+            final long[] shape = model.outputShape();
+            return Optional.of(new TensorSpec(model.outputName(), TensorTypes.dtype(model.outputType()),
+                Arrays.copyOfRange(shape, 1, shape.length)));
         }
 
         @Override
