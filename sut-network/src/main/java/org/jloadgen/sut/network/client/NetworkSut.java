@@ -1,0 +1,352 @@
+package org.jloadgen.sut.network.client;
+
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.samples.SampleStore;
+import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
+import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
+
+/**
+ * The query dispatch library (QDL) of the MLPerf Network division over KServe v2 gRPC: a single SUT to the engine,
+ * a fleet of inference servers behind it.
+ * <p>
+ * Each sample goes to one node in its own {@code ModelInfer} call, its tensor taken unchanged from the sample slab:
+ * no batching, caching, padding or conversion in the client, as the rules ask. {@link #issueQuery} picks a node
+ * with a free in-flight slot (least outstanding or round robin), starts the call and returns; when every slot of
+ * every node is busy it waits for one. The answer completes the sample from gRPC's transport thread. {@link #name}
+ * asks every node for its name over the network.
+ * <p>
+ * A node that refuses a call, answers with an error or an unreadable message, or leaves a call unanswered for
+ * {@code timeout-ms}, fails the run: the engine gets {@link ResponseSink#fail} with the node's name and address,
+ * what it answered and how many samples were lost on it, stops issuing, and ends the run INVALID.
+ */
+public final class NetworkSut implements SystemUnderTest, AutoCloseable
+{
+    /** Longest park of the issuing thread while every slot is in flight. */
+    static final long WAIT_MAX_PARK_NS = 50_000;
+
+    private final Node[] nodes;
+    private final NetworkQsl qsl;
+    private final NetworkSutOptions options;
+    private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private final Thread watchdog;
+    private volatile ResponseSink sink;
+    private volatile boolean closed;
+    private volatile String failure;
+    /** Issuing thread only. */
+    private int nextNode;
+
+    /**
+     * @param cluster the connected nodes; their channels are closed with this SUT.
+     * @param qsl     the samples; closed with this SUT.
+     * @param options the options.
+     * @param output  the output read from answers, or {@code null} for the first.
+     */
+    NetworkSut(final Cluster cluster, final NetworkQsl qsl, final NetworkSutOptions options, final String output)
+    {
+        final List<Cluster.Member> members = cluster.members();
+        this.nodes = new Node[members.size()];
+        for (int i = 0; i < nodes.length; i++)
+        {
+            final Cluster.Member m = members.get(i);
+            nodes[i] = new Node(m.endpoint(), m.channels(), options.inFlight(), this, output);
+            nodes[i].name(m.serverName());
+        }
+        this.qsl = qsl;
+        this.options = options;
+        this.watchdog = new Thread(this::watch, "jloadgen-network-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    /**
+     * Asks every node for its name (a network round trip each, as the Network division requires).
+     *
+     * @return {@code Network SUT (KServe v2 gRPC) model M on N nodes: name@host:port, ...}.
+     */
+    @Override
+    public String name()
+    {
+        final StringBuilder b = new StringBuilder("JLoadGen Network SUT (KServe v2 gRPC) model ")
+            .append(options.model()).append(" on ").append(nodes.length).append(nodes.length == 1 ? " node: " : " nodes: ");
+        for (int i = 0; i < nodes.length; i++)
+        {
+            final Node node = nodes[i];
+            final String name;
+            try
+            {
+                name = GRPCInferenceServiceGrpc.newBlockingStub(node.controlChannel())
+                    .withDeadlineAfter(options.requestTimeoutMs(), TimeUnit.MILLISECONDS)
+                    .serverMetadata(ServerMetadataRequest.getDefaultInstance()).getName();
+            }
+            catch (final StatusRuntimeException ex)
+            {
+                throw new java.io.UncheckedIOException(new java.io.IOException("node " + node.describe()
+                    + " did not answer ServerMetadata: " + describe(ex.getStatus()), ex));
+            }
+            node.name(name);
+            b.append(i == 0 ? "" : ", ").append(name).append('@').append(node.endpoint());
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+    {
+        if (this.sink != sink)
+        {
+            this.sink = sink;
+        }
+        final NetworkQsl library = qsl;
+        final SampleStore store = library.store();
+        final int n = samples.size();
+        for (int i = 0; i < n; i++)
+        {
+            final InferCall call = takeSlot();
+            if (call == null)
+            {
+                // The run failed (the engine knows); the rest of this query is not sent.
+                return;
+            }
+            final int position = samples.loadedPosition(i);
+            call.start(samples.responseId(i), library.header(position), library.slab(), store.offset(position),
+                store.sampleBytes(position));
+        }
+    }
+
+    private InferCall takeSlot()
+    {
+        final IdleStrategy idle = waitIdle;
+        while (true)
+        {
+            if (failure != null)
+            {
+                return null;
+            }
+            final InferCall call = options.balance() == NetworkSutOptions.Balance.ROUND_ROBIN
+                ? nextRoundRobin() : leastOutstanding();
+            if (call != null)
+            {
+                idle.reset();
+                return call;
+            }
+            idle.idle();
+        }
+    }
+
+    private InferCall nextRoundRobin()
+    {
+        final Node[] all = nodes;
+        int at = nextNode;
+        for (int k = 0; k < all.length; k++)
+        {
+            final Node node = all[at];
+            at = at + 1 == all.length ? 0 : at + 1;
+            final InferCall call = node.take();
+            if (call != null)
+            {
+                nextNode = at;
+                return call;
+            }
+        }
+        return null;
+    }
+
+    private InferCall leastOutstanding()
+    {
+        final Node[] all = nodes;
+        // Ties go to the node after the last one picked, so equal nodes take turns.
+        final int start = nextNode;
+        Node best = null;
+        int bestFree = 0;
+        int bestAt = start;
+        for (int k = 0, at = start; k < all.length; k++, at = at + 1 == all.length ? 0 : at + 1)
+        {
+            final int free = all[at].freeSlots();
+            if (free > bestFree)
+            {
+                best = all[at];
+                bestFree = free;
+                bestAt = at;
+            }
+        }
+        if (best == null)
+        {
+            return null;
+        }
+        nextNode = bestAt + 1 == all.length ? 0 : bestAt + 1;
+        return best.take();
+    }
+
+    @Override
+    public void flushQueries()
+    {
+        // Nothing is held back: every sample went out when it was issued.
+    }
+
+    /**
+     * @return the engine's sink.
+     */
+    ResponseSink sink()
+    {
+        return sink;
+    }
+
+    /**
+     * Reports a failed call: the first failure fails the run with the node's name and what was lost; later ones
+     * are counted. Transport or watchdog threads.
+     *
+     * @param node   the node.
+     * @param reason what happened.
+     */
+    void callFailed(final Node node, final String reason)
+    {
+        node.failed();
+        // This call is counted as failed already; the node's other calls in flight are lost with it.
+        reportFailure(node, reason, node.inFlight() + 1);
+    }
+
+    private void reportFailure(final Node node, final String reason, final long lost)
+    {
+        if (failed.compareAndSet(false, true))
+        {
+            final String message = "node " + node.describe() + " failed: " + reason + "; " + lost + " sample"
+                + (lost == 1 ? "" : "s") + " in flight on it lost (" + node.sent() + " sent to it, "
+                + node.answeredCount() + " answered)";
+            failure = message;
+            final ResponseSink s = sink;
+            if (s != null)
+            {
+                s.fail(new NodeFailureException(message));
+            }
+        }
+    }
+
+    /**
+     * @return the first failure's message, or {@code null}.
+     */
+    public String failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return one line per node: sent, answered, failed.
+     */
+    public String describeNodes()
+    {
+        final StringBuilder b = new StringBuilder();
+        for (final Node node : nodes)
+        {
+            b.append(b.isEmpty() ? "" : "\n").append("node ").append(node.describe()).append(": ")
+                .append(node.sent()).append(" sent, ").append(node.answeredCount()).append(" answered, ")
+                .append(node.failedCount()).append(" failed");
+        }
+        return b.toString();
+    }
+
+    /**
+     * @return the nodes' endpoints in the order given.
+     */
+    public List<String> endpoints()
+    {
+        return java.util.Arrays.stream(nodes).map(Node::endpoint).toList();
+    }
+
+    private void watch()
+    {
+        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(options.requestTimeoutMs());
+        final long periodMs = Math.max(1, Math.min(100, options.requestTimeoutMs() / 4));
+        while (!closed)
+        {
+            try
+            {
+                Thread.sleep(periodMs);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            final long nowNs = System.nanoTime();
+            for (final Node node : nodes)
+            {
+                for (final InferCall call : node.calls())
+                {
+                    final long startNs = call.startNs();
+                    if (startNs != 0 && nowNs - startNs > timeoutNs && !failed.get())
+                    {
+                        reportFailure(node, "no answer within " + options.requestTimeoutMs() + " ms (timeout-ms)",
+                            node.inFlight());
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * @param status a call's status.
+     * @return e.g. {@code UNAVAILABLE: io exception (Connection refused: /127.0.0.1:8001)}.
+     */
+    static String describe(final Status status)
+    {
+        final StringBuilder b = new StringBuilder(status.getCode().name());
+        if (status.getDescription() != null)
+        {
+            b.append(": ").append(status.getDescription());
+        }
+        Throwable cause = status.getCause();
+        while (cause != null && cause.getCause() != null && cause.getCause() != cause)
+        {
+            cause = cause.getCause();
+        }
+        if (cause != null && cause.getMessage() != null)
+        {
+            b.append(" (").append(cause.getMessage()).append(')');
+        }
+        return b.toString();
+    }
+
+    /**
+     * Stops the watchdog, cancels what is in flight and closes the connections and the samples.
+     */
+    @Override
+    public void close()
+    {
+        closed = true;
+        watchdog.interrupt();
+        try
+        {
+            for (final Node node : nodes)
+            {
+                node.shutdown();
+            }
+        }
+        finally
+        {
+            qsl.close();
+        }
+    }
+
+    /**
+     * A node failed: its message names the node and what was lost.
+     */
+    static final class NodeFailureException extends RuntimeException
+    {
+        private static final long serialVersionUID = 1L;
+
+        NodeFailureException(final String message)
+        {
+            super(message, null, false, false);
+        }
+    }
+}

@@ -1,0 +1,241 @@
+package org.jloadgen.sut.network.serve;
+
+import java.util.List;
+
+import com.google.protobuf.ByteString;
+import io.grpc.Status;
+import io.grpc.StatusRuntimeException;
+import io.grpc.stub.StreamObserver;
+import org.jloadgen.engine.VersionInfo;
+import org.jloadgen.sut.network.kserve.Shapes;
+import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
+import org.jloadgen.sut.network.kserve.proto.ModelInferRequest;
+import org.jloadgen.sut.network.kserve.proto.ModelInferResponse;
+import org.jloadgen.sut.network.kserve.proto.ModelMetadataRequest;
+import org.jloadgen.sut.network.kserve.proto.ModelMetadataResponse;
+import org.jloadgen.sut.network.kserve.proto.ModelReadyRequest;
+import org.jloadgen.sut.network.kserve.proto.ModelReadyResponse;
+import org.jloadgen.sut.network.kserve.proto.ServerLiveRequest;
+import org.jloadgen.sut.network.kserve.proto.ServerLiveResponse;
+import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
+import org.jloadgen.sut.network.kserve.proto.ServerMetadataResponse;
+import org.jloadgen.sut.network.kserve.proto.ServerReadyRequest;
+import org.jloadgen.sut.network.kserve.proto.ServerReadyResponse;
+
+/**
+ * The KServe v2 gRPC service of {@code jloadgen serve}: health and metadata as Triton answers them, and
+ * {@code ModelInfer} checked against the served model (name, version, input name, datatype, shape and byte count)
+ * before its tensor goes to the SUT through the {@link SutBridge}. Errors use the protocol's status codes:
+ * NOT_FOUND for an unknown model, INVALID_ARGUMENT for a tensor that does not fit, RESOURCE_EXHAUSTED when every
+ * receive slot is in use, UNAVAILABLE once the SUT failed or the server is stopping.
+ */
+final class InferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServiceImplBase
+{
+    /** The only version a served model has. */
+    static final String MODEL_VERSION = "1";
+
+    private final ServedModel model;
+    private final SutBridge bridge;
+    private volatile boolean stopping;
+    private volatile String nodeName = "jloadgen";
+
+    /**
+     * @param model  what is served.
+     * @param bridge the SUT.
+     */
+    InferenceService(final ServedModel model, final SutBridge bridge)
+    {
+        this.model = model;
+        this.bridge = bridge;
+    }
+
+    /**
+     * @param name the server's name (ServerMetadata); set before the server takes requests.
+     */
+    void nodeName(final String name)
+    {
+        nodeName = name;
+    }
+
+    /**
+     * Refuses new inferences from now on (graceful shutdown: those in flight still complete).
+     */
+    void stop()
+    {
+        stopping = true;
+    }
+
+    private boolean ready()
+    {
+        return !stopping && bridge.failure() == null;
+    }
+
+    @Override
+    public void serverLive(final ServerLiveRequest request, final StreamObserver<ServerLiveResponse> observer)
+    {
+        observer.onNext(ServerLiveResponse.newBuilder().setLive(true).build());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void serverReady(final ServerReadyRequest request, final StreamObserver<ServerReadyResponse> observer)
+    {
+        observer.onNext(ServerReadyResponse.newBuilder().setReady(ready()).build());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void modelReady(final ModelReadyRequest request, final StreamObserver<ModelReadyResponse> observer)
+    {
+        if (!knownModel(request.getName(), request.getVersion(), observer))
+        {
+            return;
+        }
+        observer.onNext(ModelReadyResponse.newBuilder().setReady(ready()).build());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void serverMetadata(final ServerMetadataRequest request,
+        final StreamObserver<ServerMetadataResponse> observer)
+    {
+        observer.onNext(ServerMetadataResponse.newBuilder().setName(nodeName).setVersion(VersionInfo.version())
+            .build());
+        observer.onCompleted();
+    }
+
+    @Override
+    public void modelMetadata(final ModelMetadataRequest request,
+        final StreamObserver<ModelMetadataResponse> observer)
+    {
+        if (!knownModel(request.getName(), request.getVersion(), observer))
+        {
+            return;
+        }
+        observer.onNext(ModelMetadataResponse.newBuilder().setName(model.name()).addVersions(MODEL_VERSION)
+            .setPlatform(model.platform())
+            .addInputs(tensor(model.inputName(), model.inputDatatype(), model.inputShape()))
+            .addOutputs(tensor(model.outputName(), model.outputDatatype(), model.outputShape()))
+            .build());
+        observer.onCompleted();
+    }
+
+    private static ModelMetadataResponse.TensorMetadata tensor(final String name, final String datatype,
+        final long[] shape)
+    {
+        final ModelMetadataResponse.TensorMetadata.Builder t = ModelMetadataResponse.TensorMetadata.newBuilder()
+            .setName(name).setDatatype(datatype);
+        for (final long d : shape)
+        {
+            t.addShape(d);
+        }
+        return t.build();
+    }
+
+    @Override
+    public void modelInfer(final ModelInferRequest request, final StreamObserver<ModelInferResponse> observer)
+    {
+        if (!knownModel(request.getModelName(), request.getModelVersion(), observer))
+        {
+            return;
+        }
+        if (!ready())
+        {
+            observer.onError(Status.UNAVAILABLE.withDescription(stopping ? "the server is shutting down"
+                : "the SUT failed: " + bridge.failure()).asRuntimeException());
+            return;
+        }
+        try
+        {
+            final int entries = checkRequest(request);
+            bridge.submit(new PendingInfer(model, observer, request.getId(), entries),
+                request.getRawInputContents(0));
+        }
+        catch (final StatusRuntimeException ex)
+        {
+            observer.onError(ex);
+        }
+    }
+
+    /**
+     * @param request a ModelInfer request.
+     * @return its batch entries.
+     * @throws StatusRuntimeException INVALID_ARGUMENT naming what does not fit.
+     */
+    private int checkRequest(final ModelInferRequest request)
+    {
+        if (request.getInputsCount() != 1)
+        {
+            throw invalid("model '" + model.name() + "' has one input, '" + model.inputName() + "'; the request has "
+                + request.getInputsCount());
+        }
+        final ModelInferRequest.InferInputTensor input = request.getInputs(0);
+        if (!input.getName().equals(model.inputName()))
+        {
+            throw invalid("model '" + model.name() + "' has no input '" + input.getName() + "'; its input is '"
+                + model.inputName() + "'");
+        }
+        if (request.getRawInputContentsCount() != 1)
+        {
+            throw invalid("send input '" + model.inputName() + "' in raw_input_contents (typed contents are not "
+                + "supported)");
+        }
+        if (!input.getDatatype().equals(model.inputDatatype()))
+        {
+            throw invalid("input '" + model.inputName() + "' is " + model.inputDatatype() + ", the request sends "
+                + input.getDatatype());
+        }
+        final long[] shape = Shapes.of(input.getShapeList());
+        final long[] expected = model.inputShape();
+        if (!Shapes.fits(expected, shape) || shape.length == 0 || shape[0] < 1)
+        {
+            throw invalid("input '" + model.inputName() + "' has shape " + Shapes.format(expected)
+                + ", the request sends " + Shapes.format(shape));
+        }
+        if (shape[0] > bridge.slotCount())
+        {
+            throw invalid("a batch of " + shape[0] + " is more than the server's " + bridge.slotCount()
+                + " receive slots");
+        }
+        final int entries = (int)shape[0];
+        final ByteString raw = request.getRawInputContents(0);
+        if (model.readsData() && raw.size() != entries * model.sampleBytes())
+        {
+            throw invalid("input '" + model.inputName() + "' " + Shapes.format(shape) + " needs " + entries + " x "
+                + model.sampleBytes() + " bytes, raw_input_contents has " + raw.size());
+        }
+        final List<ModelInferRequest.InferRequestedOutputTensor> outputs = request.getOutputsList();
+        for (final ModelInferRequest.InferRequestedOutputTensor o : outputs)
+        {
+            if (!o.getName().equals(model.outputName()))
+            {
+                throw invalid("model '" + model.name() + "' has no output '" + o.getName() + "'; its output is '"
+                    + model.outputName() + "'");
+            }
+        }
+        return entries;
+    }
+
+    private static StatusRuntimeException invalid(final String message)
+    {
+        return Status.INVALID_ARGUMENT.withDescription(message).asRuntimeException();
+    }
+
+    private boolean knownModel(final String name, final String version, final StreamObserver<?> observer)
+    {
+        if (!name.equals(model.name()))
+        {
+            observer.onError(Status.NOT_FOUND.withDescription("Request for unknown model: '" + name
+                + "' is not found; node " + nodeName + " serves '" + model.name() + "'").asRuntimeException());
+            return false;
+        }
+        if (!version.isEmpty() && !version.equals(MODEL_VERSION))
+        {
+            observer.onError(Status.NOT_FOUND.withDescription("Request for unknown model: '" + name + "' version "
+                + version + " is not found; node " + nodeName + " serves version " + MODEL_VERSION)
+                .asRuntimeException());
+            return false;
+        }
+        return true;
+    }
+}

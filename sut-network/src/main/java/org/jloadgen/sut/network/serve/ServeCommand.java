@@ -1,0 +1,343 @@
+package org.jloadgen.sut.network.serve;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.UnknownHostException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+import io.grpc.InsecureServerCredentials;
+import io.grpc.Server;
+import io.grpc.ServerCredentials;
+import io.grpc.TlsServerCredentials;
+import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.cli.Main;
+import org.jloadgen.spi.SutContext;
+import org.jloadgen.spi.SutInstance;
+import org.jloadgen.spi.SutProvider;
+import org.jloadgen.sut.network.kserve.Datatypes;
+
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code jloadgen serve}: exposes any installed SUT as a KServe v2 gRPC inference server, so that a
+ * {@code --sut network} client (on another machine, or a Triton client) loads it over the network. Runs until
+ * SIGTERM or Ctrl-C, then stops taking requests, lets those in flight finish (10 s at most) and closes the SUT.
+ */
+@Command(
+    name = "serve",
+    mixinStandardHelpOptions = true,
+    description = {
+        "Serve an installed SUT over KServe v2 gRPC (health, metadata, ModelInfer), e.g. as one node of a cluster "
+            + "that `jloadgen run --sut network` loads.",
+        "Received tensors are written into the SUT's own sample slab and issued to it; its answers go back as the "
+            + "output tensor. Stops cleanly on SIGTERM."})
+public final class ServeCommand implements Callable<Integer>
+{
+    /** How long a graceful stop waits for requests in flight. */
+    static final long DRAIN_MS = 10_000;
+
+    @Option(names = "--sut", paramLabel = "NAME", required = true,
+        description = "The SUT to serve (cpu, synthetic, null...; `jloadgen run --list-suts` lists them).")
+    String sutName;
+
+    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", description = "A SUT option, as for jloadgen run. "
+        + "Repeatable.")
+    List<String> sutOptions = new ArrayList<>();
+
+    @Option(names = "--model-file", paramLabel = "FILE", description = "Model for the cpu SUT (ONNX).")
+    Path modelFile;
+
+    @Option(names = "--dataset", paramLabel = "PATH",
+        description = "The served SUT's dataset: only its sample type and size matter, the samples served are the "
+            + "ones received.")
+    Path dataset;
+
+    @Option(names = "--labels", paramLabel = "FILE", description = "Labels of the dataset (cpu SUT).")
+    Path labels;
+
+    @Option(names = "--descriptor", paramLabel = "FILE", description = "A cpu SUT descriptor.")
+    Path descriptor;
+
+    @Option(names = "--scenario", paramLabel = "SCENARIO", defaultValue = "Server",
+        description = "Scenario whose batching defaults the SUT takes (default: ${DEFAULT-VALUE}).")
+    String scenario;
+
+    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
+        description = "Sample count of a synthetic sample library (null, synthetic SUTs; default: ${DEFAULT-VALUE}).")
+    long qslTotal;
+
+    @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
+        description = "Address to listen on (default: ${DEFAULT-VALUE}, every interface).")
+    String host;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "8001",
+        description = "Port to listen on; 0 picks a free one (default: ${DEFAULT-VALUE}, Triton's gRPC port).")
+    int port;
+
+    @Option(names = "--port-file", paramLabel = "FILE",
+        description = "Write the port listened on to this file once the server is up (with --port 0).")
+    Path portFile;
+
+    @Option(names = "--name", paramLabel = "NODE",
+        description = "This node's name in ServerMetadata; must differ between the nodes of a cluster "
+            + "(default: jloadgen@HOSTNAME:PORT).")
+    String nodeName;
+
+    @Option(names = "--model", paramLabel = "NAME",
+        description = "The model name clients ask for (default: the SUT's name, e.g. cpu).")
+    String modelName;
+
+    @Option(names = "--slots", paramLabel = "N",
+        description = "Receive slots: samples in the SUT at once (default: 1024, at most 256 MiB of samples).")
+    Integer slots;
+
+    @Option(names = "--input-datatype", paramLabel = "TYPE", defaultValue = "UINT8",
+        description = "For a SUT that reads no data (null, synthetic): the input datatype to advertise and accept "
+            + "(default: ${DEFAULT-VALUE}).")
+    String inputDatatype;
+
+    @Option(names = "--input-shape", paramLabel = "DIMS", defaultValue = "-1",
+        description = "For a SUT that reads no data: one sample's shape to advertise and accept, -1 for any size "
+            + "(default: ${DEFAULT-VALUE}).")
+    String inputShape;
+
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate chain: serve over TLS.")
+    Path tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM (PKCS#8) private key of --tls-cert.")
+    Path tlsKey;
+
+    @Option(names = "--max-message-mb", paramLabel = "MIB", defaultValue = "256",
+        description = "Largest request accepted (default: ${DEFAULT-VALUE}).")
+    int maxMessageMb;
+
+    /** Default receive slots. */
+    static final int SLOTS_DEFAULT = 1024;
+    /** Budget of the receive slots when their count is not given. */
+    static final long SLOTS_BYTES_DEFAULT = 256L << 20;
+
+    @Override
+    public Integer call() throws Exception
+    {
+        final PrintStream out = System.out;
+        final SutProvider provider = provider(sutName);
+        if (Datatypes.elementBytes(inputDatatype) < 0)
+        {
+            throw new IllegalArgumentException("--input-datatype " + inputDatatype + " is not a KServe v2 datatype "
+                + "(FP32, UINT8, INT64...)");
+        }
+        if ((tlsCert == null) != (tlsKey == null))
+        {
+            throw new IllegalArgumentException("--tls-cert and --tls-key go together");
+        }
+        final long[] sampleShape = parseShape(inputShape);
+        final SutInstance instance;
+        try
+        {
+            instance = provider.create(new SutContext(TestScenario.fromLogName(scenario), sutOptions(), qslTotal,
+                qslTotal));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw new IllegalArgumentException("SUT '" + sutName + "' could not be started: " + ex.getMessage(), ex);
+        }
+        try (instance)
+        {
+            final ServedModel model = ServedModel.of(modelName != null ? modelName : sutName, sutName, instance,
+                inputDatatype, sampleShape);
+            final int slotCount = slots != null ? slots : defaultSlots(model);
+            if (slotCount < 1)
+            {
+                throw new IllegalArgumentException("--slots must be at least 1, got " + slotCount);
+            }
+            try (SutBridge bridge = new SutBridge(instance, model, slotCount))
+            {
+                return serve(instance, model, bridge, out);
+            }
+        }
+    }
+
+    private int serve(final SutInstance instance, final ServedModel model, final SutBridge bridge,
+        final PrintStream out) throws IOException, InterruptedException
+    {
+        final ServerCredentials credentials = tlsCert == null ? InsecureServerCredentials.create()
+            : TlsServerCredentials.create(tlsCert.toFile(), tlsKey.toFile());
+        final InetSocketAddress address = new InetSocketAddress(host, port);
+        if (address.isUnresolved())
+        {
+            throw new IllegalArgumentException("--host " + host + " cannot be resolved");
+        }
+        final InferenceService service = new InferenceService(model, bridge);
+        if (nodeName != null || port != 0)
+        {
+            service.nodeName(nodeName != null ? nodeName : "jloadgen@" + hostName() + ":" + port);
+        }
+        final Server server;
+        try
+        {
+            server = NettyServerBuilder.forAddress(address, credentials)
+                // Handlers run on the transport's event loop: the tensor is checked, copied and issued there.
+                .directExecutor()
+                .maxInboundMessageSize(maxMessageMb << 20)
+                .addService(service)
+                .build()
+                .start();
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("cannot listen on " + host + ":" + port + ": " + ex.getMessage(), ex);
+        }
+        final int boundPort = server.getPort();
+        // With --port 0 the default name needs the port: set before the port is printed or written.
+        final String name = nodeName != null ? nodeName : "jloadgen@" + hostName() + ":" + boundPort;
+        service.nodeName(name);
+        final CountDownLatch stopped = new CountDownLatch(1);
+        final Thread hook = new Thread(() -> stop(service, server, stopped), "jloadgen-serve-stop");
+        Runtime.getRuntime().addShutdownHook(hook);
+        out.println("jloadgen serve: node '" + name + "' listening on " + host + ":" + boundPort
+            + (tlsCert == null ? "" : " (TLS)"));
+        out.println("  SUT    " + instance.sut().name() + " (" + sutName + ")");
+        out.println("  " + model.describe());
+        out.println("  slots  " + bridge.slotCount() + " receive slots");
+        out.flush();
+        if (portFile != null)
+        {
+            final Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
+            Files.writeString(tmp, boundPort + "\n", StandardCharsets.UTF_8);
+            Files.move(tmp, portFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+        }
+        server.awaitTermination();
+        stopped.await(DRAIN_MS + 5_000, TimeUnit.MILLISECONDS);
+        return Main.EXIT_VALID;
+    }
+
+    private static void stop(final InferenceService service, final Server server, final CountDownLatch stopped)
+    {
+        try
+        {
+            service.stop();
+            server.shutdown();
+            if (!server.awaitTermination(DRAIN_MS, TimeUnit.MILLISECONDS))
+            {
+                server.shutdownNow();
+                server.awaitTermination(1, TimeUnit.SECONDS);
+            }
+            System.out.println("jloadgen serve: stopped");
+            System.out.flush();
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+        }
+        finally
+        {
+            stopped.countDown();
+        }
+    }
+
+    private static int defaultSlots(final ServedModel model)
+    {
+        if (!model.readsData() || model.sampleBytes() == 0)
+        {
+            return SLOTS_DEFAULT;
+        }
+        return (int)Math.max(1, Math.min(SLOTS_DEFAULT, SLOTS_BYTES_DEFAULT / model.sampleBytes()));
+    }
+
+    private Map<String, String> sutOptions()
+    {
+        final Map<String, String> options = new LinkedHashMap<>();
+        for (final String kv : sutOptions)
+        {
+            final int eq = kv.indexOf('=');
+            if (eq <= 0)
+            {
+                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
+            }
+            options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
+        }
+        putIfGiven(options, "model-file", modelFile);
+        putIfGiven(options, "dataset", dataset);
+        putIfGiven(options, "labels", labels);
+        putIfGiven(options, "descriptor", descriptor);
+        return options;
+    }
+
+    private static void putIfGiven(final Map<String, String> options, final String key, final Path value)
+    {
+        if (value != null)
+        {
+            options.put(key, value.toString());
+        }
+    }
+
+    private static SutProvider provider(final String name)
+    {
+        final Map<String, SutProvider> providers = new LinkedHashMap<>();
+        for (final SutProvider p : ServiceLoader.load(SutProvider.class))
+        {
+            providers.put(p.name(), p);
+        }
+        if (name.equals(org.jloadgen.sut.network.client.NetworkSutProvider.NAME))
+        {
+            throw new IllegalArgumentException("serving the network SUT would make this node a proxy for others; "
+                + "serve a SUT that runs here: " + providers.keySet());
+        }
+        final SutProvider provider = providers.get(name);
+        if (provider == null)
+        {
+            throw new IllegalArgumentException("unknown SUT '" + name + "'; installed: " + providers.keySet());
+        }
+        return provider;
+    }
+
+    private static long[] parseShape(final String text)
+    {
+        final String[] parts = text.strip().split("\\s*,\\s*");
+        final long[] dims = new long[parts.length];
+        for (int i = 0; i < parts.length; i++)
+        {
+            try
+            {
+                dims[i] = Long.parseLong(parts[i]);
+            }
+            catch (final NumberFormatException ex)
+            {
+                throw new IllegalArgumentException("--input-shape must be dimensions such as 1,28,28 (-1 for any "
+                    + "size), got '" + text + "'", ex);
+            }
+            if (dims[i] < -1)
+            {
+                throw new IllegalArgumentException("--input-shape has a bad dimension: '" + text + "'");
+            }
+        }
+        return dims;
+    }
+
+    private static String hostName()
+    {
+        try
+        {
+            return InetAddress.getLocalHost().getHostName();
+        }
+        catch (final UnknownHostException ex)
+        {
+            return "localhost";
+        }
+    }
+}

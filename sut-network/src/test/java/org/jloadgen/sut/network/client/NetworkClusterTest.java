@@ -1,0 +1,202 @@
+package org.jloadgen.sut.network.client;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jloadgen.accuracy.AccuracyLogReader;
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.log.MlLogParser;
+import org.jloadgen.sut.cpu.CpuSut;
+import org.jloadgen.sut.cpu.FashionMnist;
+import org.jloadgen.sut.cpu.InferenceSettings;
+import org.jloadgen.sut.cpu.ModelDescriptor;
+import org.jloadgen.sut.network.Cli;
+import org.jloadgen.sut.network.ServeProcess;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cluster of two {@code jloadgen serve --sut cpu} nodes (the embedded Fashion-MNIST model, each node with its own
+ * name) on the loopback interface, loaded by {@code jloadgen run --sut network}: accuracy, Server and Offline runs,
+ * every response compared byte for byte with the same model run locally, and a graceful SIGTERM at the end.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class NetworkClusterTest
+{
+    @TempDir
+    static Path dir;
+
+    private ModelDescriptor fashion;
+    private ServeProcess nodeA;
+    private ServeProcess nodeB;
+    /** QSL index to the model's local answer (10 float32 logits). */
+    private final Map<Long, byte[]> expected = new HashMap<>();
+    private double accuracyRunSamplesPerSecond;
+
+    @BeforeAll
+    void startCluster() throws Exception
+    {
+        fashion = FashionMnist.prepare(FashionMnist.defaultCacheDir());
+        nodeA = ServeProcess.start(dir.resolve("nodes"), "node-a", "--sut", "cpu");
+        nodeB = ServeProcess.start(dir.resolve("nodes"), "node-b", "--sut", "cpu");
+        try (CpuSut local = CpuSut.open(fashion, InferenceSettings.defaults(TestScenario.OFFLINE)))
+        {
+            final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP)
+                .warmupMs(0);
+            final TestResult result = new TestRunner(local, local.library(), new TestSettings()
+                .scenario(TestScenario.OFFLINE).mode(TestMode.ACCURACY_ONLY), new LogSettings()
+                .outputDirectory(dir.resolve("local")).copySummaryToStdout(false), engine, null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+            AccuracyLogReader.read(result.accuracyFile(), e -> expected.put(e.qslIndex(), e.data()));
+        }
+        assertEquals(FashionMnist.SAMPLE_COUNT, expected.size());
+    }
+
+    @AfterAll
+    void stopCluster() throws Exception
+    {
+        try
+        {
+            if (nodeA != null && nodeB != null)
+            {
+                // SIGTERM: each node stops taking requests, drains, closes its SUT and exits as a terminated process
+                // does.
+                assertEquals(ServeProcess.EXIT_SIGTERM, nodeA.terminate(), nodeA::log);
+                assertEquals(ServeProcess.EXIT_SIGTERM, nodeB.terminate(), nodeB::log);
+                assertTrue(nodeA.log().contains("jloadgen serve: stopped"), nodeA::log);
+            }
+        }
+        finally
+        {
+            if (nodeA != null)
+            {
+                nodeA.close();
+            }
+            if (nodeB != null)
+            {
+                nodeB.close();
+            }
+        }
+    }
+
+    private static String withSummary(final Cli cli, final Path out)
+    {
+        try
+        {
+            return cli + "\n--- summary\n" + Files.readString(out.resolve("mlperf_log_summary.txt"));
+        }
+        catch (final java.io.IOException ex)
+        {
+            return cli + "\n(no summary: " + ex + ")";
+        }
+    }
+
+    private List<String> client(final String scenario, final String mode, final Path out, final String... more)
+    {
+        final List<String> args = new ArrayList<>(List.of("run", "--sut", "network",
+            "--sut-opt", "endpoints=" + nodeA.endpoint() + "," + nodeB.endpoint(),
+            "--sut-opt", "model=cpu",
+            "--dataset", fashion.dataset().toString(),
+            "--sut-opt", "dtype=uint8", "--sut-opt", "sample-shape=1,28,28",
+            "--sut-opt", "header-bytes=" + FashionMnist.IMAGE_HEADER_BYTES,
+            "--labels", fashion.labels().toString(),
+            "--scenario", scenario, "--mode", mode, "--out", out.toString(),
+            "--server-wait", "SLEEP", "--completion-wait", "SLEEP", "--warmup-ms", "0", "--quiet"));
+        args.addAll(List.of(more));
+        return args;
+    }
+
+    /**
+     * @return entries in the accuracy log, each checked against the local model's answer.
+     */
+    private long checkEveryResponse(final Path accuracyLog)
+    {
+        final AtomicLong checked = new AtomicLong();
+        AccuracyLogReader.read(accuracyLog, e ->
+        {
+            assertArrayEquals(expected.get(e.qslIndex()), e.data(), "answer for QSL index " + e.qslIndex());
+            checked.incrementAndGet();
+        });
+        return checked.get();
+    }
+
+    @Test
+    void shouldScoreTheModelsKnownAccuracyThroughTheCluster()
+    {
+        final Path out = dir.resolve("accuracy");
+        final long startNs = System.nanoTime();
+        final Cli cli = Cli.run(client("Offline", "AccuracyOnly", out).toArray(String[]::new));
+        accuracyRunSamplesPerSecond = FashionMnist.SAMPLE_COUNT / ((System.nanoTime() - startNs) / 1e9);
+        assertEquals(0, cli.exitCode(), cli::toString);
+        assertTrue(cli.out().contains("Accuracy: top-1 accuracy: 89.19% (8919 of 10000 samples)"), cli::toString);
+        assertEquals(FashionMnist.SAMPLE_COUNT, checkEveryResponse(out.resolve("mlperf_log_accuracy.json")));
+        // Both nodes answered, each under its own name.
+        assertTrue(cli.err().matches("(?s).*node 'node-a' \\(127\\.0\\.0\\.1:\\d+\\): [1-9]\\d* sent, [1-9]\\d* "
+            + "answered, 0 failed.*"), cli::toString);
+        assertTrue(cli.err().matches("(?s).*node 'node-b' \\(127\\.0\\.0\\.1:\\d+\\): [1-9]\\d* sent, [1-9]\\d* "
+            + "answered, 0 failed.*"), cli::toString);
+    }
+
+    @Test
+    void shouldRunServerValidWithEveryResponseChecked() throws Exception
+    {
+        final Path out = dir.resolve("server");
+        // A latency bound of seconds: the test machine may be shared, and VALID is about the run, not its speed.
+        // 800 queries: enough for early stopping to pass when every query is under the bound.
+        final Cli cli = Cli.run(client("Server", "PerformanceOnly", out, "--set", "server_target_qps=400",
+            "--set", "min_duration_ms=2000", "--set", "server_target_latency_ns=5000000000",
+            "--set", "accuracy_log_probability=1").toArray(String[]::new));
+        assertEquals(0, cli.exitCode(), () -> withSummary(cli, out));
+        final MlLogParser detail = MlLogParser.parse(out.resolve("mlperf_log_detail.txt"));
+        assertEquals(0, detail.errorCount(), cli::toString);
+        assertEquals("VALID", detail.value("result_validity"), cli::toString);
+        final String sutName = String.valueOf(detail.value("sut_name"));
+        assertTrue(sutName.contains("Network SUT") && sutName.contains("node-a@") && sutName.contains("node-b@"),
+            sutName);
+        assertEquals(countQueries(detail), checkEveryResponse(out.resolve("mlperf_log_accuracy.json")));
+        assertTrue(Files.readString(out.resolve("mlperf_log_summary.txt")).contains("Result is : VALID"));
+    }
+
+    @Test
+    void shouldRunOfflineValidWithEveryResponseChecked() throws Exception
+    {
+        // An Offline run is VALID when it lasts min_duration: ask for ~3x the rate this machine just managed.
+        final double qps = accuracyRunSamplesPerSecond > 0 ? 3 * accuracyRunSamplesPerSecond : 20_000;
+        final Path out = dir.resolve("offline");
+        final Cli cli = Cli.run(client("Offline", "PerformanceOnly", out, "--set", "offline_expected_qps=" + qps,
+            "--set", "min_duration_ms=1000", "--set", "accuracy_log_probability=1").toArray(String[]::new));
+        assertEquals(0, cli.exitCode(), () -> withSummary(cli, out));
+        final MlLogParser detail = MlLogParser.parse(out.resolve("mlperf_log_detail.txt"));
+        assertEquals(0, detail.errorCount(), cli::toString);
+        assertEquals("VALID", detail.value("result_validity"), cli::toString);
+        assertEquals(countQueries(detail), checkEveryResponse(out.resolve("mlperf_log_accuracy.json")));
+    }
+
+    private static long countQueries(final MlLogParser detail)
+    {
+        return ((Number)detail.value("generated_samples_per_query")).longValue()
+            * ((Number)detail.value("generated_query_count")).longValue();
+    }
+}
