@@ -60,7 +60,8 @@ final class Node
         this.endpoint = endpoint;
         this.channels = channels.clone();
         this.calls = new InferCall[inFlight];
-        this.free = new ManyToOneConcurrentArrayQueue<>(inFlight);
+        // Agrona queues hold at least two entries; the slots, not the queue, bound what is in flight.
+        this.free = new ManyToOneConcurrentArrayQueue<>(Math.max(2, inFlight));
         for (int i = 0; i < inFlight; i++)
         {
             calls[i] = new InferCall(this, sut, outputName);

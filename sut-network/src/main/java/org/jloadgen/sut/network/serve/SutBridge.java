@@ -84,7 +84,8 @@ final class SutBridge implements ResponseSink, AutoCloseable
         }
         qsl.loadSamplesToRam(loaded);
         this.slots = new Slot[slotCount];
-        this.free = new ManyToManyConcurrentArrayQueue<>(slotCount);
+        // Agrona queues hold at least two entries; the slots, not the queue, bound what is in flight.
+        this.free = new ManyToManyConcurrentArrayQueue<>(Math.max(2, slotCount));
         for (int i = 0; i < slotCount; i++)
         {
             slots[i] = new Slot(i);
@@ -267,6 +268,14 @@ final class SutBridge implements ResponseSink, AutoCloseable
     long strayCompletions()
     {
         return strayCompletions.get();
+    }
+
+    /**
+     * @return receive slots free now.
+     */
+    int freeSlots()
+    {
+        return free.size();
     }
 
     /**
