@@ -1,0 +1,380 @@
+package org.jloadgen.sut.network.openai;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.IdleStrategy;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SystemUnderTest;
+
+/**
+ * A Network SUT of OpenAI-compatible LLM servers (vLLM, TGI, SGLang...): each sample is one streaming
+ * {@code /v1/completions} or {@code /v1/chat/completions} request on the JDK's {@link HttpClient} (HTTP/1.1
+ * keep-alive connections or HTTP/2 streams), its server-sent events turned into LoadGen's token events: the first
+ * generated text is the first token (TTFT), the end of the stream completes the sample with its token count, so
+ * TTFT and TPOT come out as LoadGen computes them.
+ * <p>
+ * As a QDL it sends the prompt as it is and returns the generated text as it is. A server that refuses, answers
+ * an HTTP error or an error event, breaks off a stream or leaves one unfinished for {@code timeout-ms} fails the
+ * run naming the server and the samples lost on it.
+ */
+public final class OpenAiSut implements SystemUnderTest, AutoCloseable
+{
+    private static final JsonFactory JSON = new JsonFactory();
+    /** Longest park of the issuing thread while every stream slot is busy. */
+    static final long WAIT_MAX_PARK_NS = 50_000;
+
+    private final OpenAiOptions options;
+    private final PromptLibrary prompts;
+    private final HttpClient client;
+    private final Endpoint[] endpoints;
+    private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
+    private final AtomicBoolean failed = new AtomicBoolean();
+    private final Thread watchdog;
+    private volatile ResponseSink sink;
+    private volatile String failure;
+    private volatile boolean closed;
+    private int nextEndpoint;
+
+    /**
+     * @param options the options.
+     * @param prompts the prompts.
+     * @param client  the HTTP client.
+     */
+    OpenAiSut(final OpenAiOptions options, final PromptLibrary prompts, final HttpClient client)
+    {
+        this.options = options;
+        this.prompts = prompts;
+        this.client = client;
+        final List<URI> urls = options.urls();
+        this.endpoints = new Endpoint[urls.size()];
+        for (int i = 0; i < endpoints.length; i++)
+        {
+            endpoints[i] = new Endpoint(i, urls.get(i), options.inFlight(), this);
+        }
+        this.watchdog = new Thread(this::watch, "jloadgen-openai-watchdog");
+        watchdog.setDaemon(true);
+        watchdog.start();
+    }
+
+    /**
+     * @param options the options.
+     * @return an HTTP client for them.
+     */
+    static HttpClient newClient(final OpenAiOptions options)
+    {
+        return HttpClient.newBuilder()
+            .version(options.http2() ? HttpClient.Version.HTTP_2 : HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofMillis(Math.max(1, options.connectTimeoutMs())))
+            .build();
+    }
+
+    /**
+     * Checks that every server answers {@code GET /v1/models} and lists the model.
+     *
+     * @param options the options.
+     * @param client  the HTTP client.
+     * @throws IllegalArgumentException naming the server that does not answer or lacks the model.
+     */
+    static void check(final OpenAiOptions options, final HttpClient client)
+    {
+        for (final URI url : options.urls())
+        {
+            final List<String> models = models(url, client, options);
+            if (models != null && !models.contains(options.model()))
+            {
+                throw new IllegalArgumentException("server " + url + " does not serve model '" + options.model()
+                    + "'; it serves " + models);
+            }
+        }
+    }
+
+    /**
+     * @return the models the server lists, or {@code null} when it has no {@code /v1/models}.
+     */
+    private static List<String> models(final URI url, final HttpClient client, final OpenAiOptions options)
+    {
+        final HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url + "/v1/models"))
+            .timeout(Duration.ofMillis(Math.max(1, options.connectTimeoutMs()))).GET();
+        if (options.apiKey() != null)
+        {
+            request.header("Authorization", "Bearer " + options.apiKey());
+        }
+        final HttpResponse<byte[]> response;
+        try
+        {
+            response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("server " + url + " is not reachable: " + describe(ex), ex);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while asking " + url + " for its models", ex);
+        }
+        if (response.statusCode() == 404)
+        {
+            return null;
+        }
+        if (response.statusCode() != 200)
+        {
+            throw new IllegalArgumentException("server " + url + " answered GET /v1/models with HTTP "
+                + response.statusCode() + ": " + new String(response.body(), StandardCharsets.UTF_8).strip());
+        }
+        final List<String> ids = new ArrayList<>();
+        try (JsonParser p = JSON.createParser(response.body()))
+        {
+            // {"object": "list", "data": [{"id": "model", ...}, ...]}: every "id" inside "data".
+            int depth = 0;
+            boolean inData = false;
+            for (JsonToken t = p.nextToken(); t != null; t = p.nextToken())
+            {
+                if (t == JsonToken.START_OBJECT || t == JsonToken.START_ARRAY)
+                {
+                    depth++;
+                }
+                else if (t == JsonToken.END_OBJECT || t == JsonToken.END_ARRAY)
+                {
+                    depth--;
+                    inData &= depth > 1;
+                }
+                else if (t == JsonToken.FIELD_NAME && depth == 1 && "data".equals(p.currentName()))
+                {
+                    inData = true;
+                }
+                else if (t == JsonToken.FIELD_NAME && inData && depth == 3 && "id".equals(p.currentName()))
+                {
+                    p.nextToken();
+                    ids.add(p.getValueAsString());
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("server " + url + " answered GET /v1/models with something other "
+                + "than JSON: " + ex.getMessage(), ex);
+        }
+        return ids;
+    }
+
+    /**
+     * Asks every server for its models (a network round trip each).
+     *
+     * @return {@code JLoadGen Network SUT (OpenAI-compatible streaming) model M on N servers: url, ...}.
+     */
+    @Override
+    public String name()
+    {
+        final StringBuilder b = new StringBuilder("JLoadGen Network SUT (OpenAI-compatible streaming, ")
+            .append(options.chat() ? "chat" : "completions").append(") model ").append(options.model()).append(" on ")
+            .append(endpoints.length).append(endpoints.length == 1 ? " server: " : " servers: ");
+        for (int i = 0; i < endpoints.length; i++)
+        {
+            try
+            {
+                models(endpoints[i].url(), client, options);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new UncheckedIOException(new IOException(ex.getMessage(), ex));
+            }
+            b.append(i == 0 ? "" : ", ").append(endpoints[i].url());
+        }
+        return b.toString();
+    }
+
+    @Override
+    public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+    {
+        if (this.sink != sink)
+        {
+            this.sink = sink;
+        }
+        final int n = samples.size();
+        for (int i = 0; i < n; i++)
+        {
+            final StreamCall call = takeSlot();
+            if (call == null)
+            {
+                return;
+            }
+            call.start(samples.responseId(i), prompts.request(call.endpoint().number(), samples.loadedPosition(i)));
+        }
+    }
+
+    private StreamCall takeSlot()
+    {
+        final IdleStrategy idle = waitIdle;
+        while (true)
+        {
+            if (failure != null)
+            {
+                return null;
+            }
+            final Endpoint[] all = endpoints;
+            // The server with the most free slots; ties go to the next one in turn.
+            Endpoint best = null;
+            int bestFree = 0;
+            for (int k = 0, at = nextEndpoint; k < all.length; k++, at = at + 1 == all.length ? 0 : at + 1)
+            {
+                final int free = all[at].freeSlots();
+                if (free > bestFree)
+                {
+                    best = all[at];
+                    bestFree = free;
+                }
+            }
+            if (best != null)
+            {
+                final StreamCall call = best.take();
+                if (call != null)
+                {
+                    nextEndpoint = best.number() + 1 == all.length ? 0 : best.number() + 1;
+                    idle.reset();
+                    return call;
+                }
+            }
+            idle.idle();
+        }
+    }
+
+    @Override
+    public void flushQueries()
+    {
+        // Every prompt went out when it was issued.
+    }
+
+    ResponseSink sink()
+    {
+        return sink;
+    }
+
+    HttpClient client()
+    {
+        return client;
+    }
+
+    /**
+     * The first failure fails the run with the server's URL and what was lost. HTTP client or watchdog threads.
+     *
+     * @param endpoint the server.
+     * @param reason   what happened.
+     */
+    void streamFailed(final Endpoint endpoint, final String reason)
+    {
+        report(endpoint, reason, endpoint.inFlight() + 1);
+    }
+
+    private void report(final Endpoint endpoint, final String reason, final long lost)
+    {
+        if (failed.compareAndSet(false, true))
+        {
+            final String message = "server " + endpoint.url() + " failed: " + reason + "; " + lost + " sample"
+                + (lost == 1 ? "" : "s") + " in flight on it lost (" + endpoint.sent() + " sent to it, "
+                + endpoint.answeredCount() + " answered)";
+            failure = message;
+            final ResponseSink s = sink;
+            if (s != null)
+            {
+                s.fail(new IllegalStateException(message));
+            }
+        }
+    }
+
+    /**
+     * @return the first failure, or {@code null}.
+     */
+    public String failure()
+    {
+        return failure;
+    }
+
+    /**
+     * @return one line per server: sent, answered, failed.
+     */
+    public String describeServers()
+    {
+        final StringBuilder b = new StringBuilder();
+        for (final Endpoint e : endpoints)
+        {
+            b.append(b.isEmpty() ? "" : "\n").append("server ").append(e.url()).append(": ").append(e.sent())
+                .append(" sent, ").append(e.answeredCount()).append(" answered, ").append(e.failedCount())
+                .append(" failed");
+        }
+        return b.toString();
+    }
+
+    private void watch()
+    {
+        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(options.requestTimeoutMs());
+        final long periodMs = Math.max(1, Math.min(100, options.requestTimeoutMs() / 4));
+        while (!closed)
+        {
+            try
+            {
+                Thread.sleep(periodMs);
+            }
+            catch (final InterruptedException ex)
+            {
+                return;
+            }
+            final long nowNs = System.nanoTime();
+            for (final Endpoint e : endpoints)
+            {
+                for (final StreamCall call : e.calls())
+                {
+                    final long startNs = call.startNs();
+                    if (startNs != 0 && nowNs - startNs > timeoutNs && !failed.get())
+                    {
+                        report(e, "a stream did not finish within " + options.requestTimeoutMs() + " ms (timeout-ms)",
+                            e.inFlight());
+                    }
+                }
+            }
+        }
+    }
+
+    /**
+     * @param t a failure.
+     * @return its class and message, and its root cause's.
+     */
+    static String describe(final Throwable t)
+    {
+        Throwable root = t;
+        while (root.getCause() != null && root.getCause() != root)
+        {
+            root = root.getCause();
+        }
+        final String self = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
+        return root == t ? self : self + " (" + root.getClass().getSimpleName()
+            + (root.getMessage() == null ? "" : ": " + root.getMessage()) + ")";
+    }
+
+    /**
+     * Stops the watchdog and the HTTP client (open streams are abandoned).
+     */
+    @Override
+    public void close()
+    {
+        closed = true;
+        watchdog.interrupt();
+        client.shutdownNow();
+    }
+}

@@ -1,0 +1,265 @@
+package org.jloadgen.sut.network.openai;
+
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.Flow;
+import java.util.function.BiConsumer;
+
+/**
+ * One stream slot of a server: at most one streaming request at a time, its server-sent events read as they
+ * arrive, on the HTTP client's thread: the first event that carries generated text records the first token
+ * ({@code ResponseSink.firstToken}), {@code data: [DONE]} (or the end of the stream) completes the sample with the
+ * generated text as its response and the token count (the usage chunk's {@code completion_tokens}, else the
+ * number of text events). Buffers and parser are reused from request to request.
+ */
+final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.BodySubscriber<Void>,
+    BiConsumer<HttpResponse<Void>, Throwable>
+{
+    /** Bytes of an error answer kept for the message. */
+    static final int ERROR_BODY_MAX = 2048;
+    private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
+    private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+
+    private final Endpoint endpoint;
+    private final OpenAiSut sut;
+    private final StreamChunk chunk = new StreamChunk();
+    private byte[] line = new byte[1024];
+    private int lineLength;
+    private byte[] text = new byte[1024];
+    private int textLength;
+    private long responseId;
+    private int status;
+    private boolean firstToken;
+    private long contentEvents;
+    private long usageTokens;
+    private boolean finished;
+    private CompletableFuture<Void> body;
+    /** When the stream started, for the watchdog; 0 while the slot is free. */
+    private volatile long startNs;
+
+    StreamCall(final Endpoint endpoint, final OpenAiSut sut)
+    {
+        this.endpoint = endpoint;
+        this.sut = sut;
+    }
+
+    /**
+     * Sends a prompt. Issuing thread.
+     *
+     * @param id      the sample's response id.
+     * @param request the prompt's request to this server.
+     */
+    void start(final long id, final HttpRequest request)
+    {
+        responseId = id;
+        status = 0;
+        firstToken = false;
+        contentEvents = 0;
+        usageTokens = -1;
+        finished = false;
+        lineLength = 0;
+        textLength = 0;
+        startNs = System.nanoTime() | 1;
+        sut.client().sendAsync(request, this).whenComplete(this);
+    }
+
+    /**
+     * @return the server of this slot.
+     */
+    Endpoint endpoint()
+    {
+        return endpoint;
+    }
+
+    long startNs()
+    {
+        return startNs;
+    }
+
+    @Override
+    public HttpResponse.BodySubscriber<Void> apply(final HttpResponse.ResponseInfo info)
+    {
+        status = info.statusCode();
+        body = new CompletableFuture<>();
+        return this;
+    }
+
+    @Override
+    public void onSubscribe(final Flow.Subscription subscription)
+    {
+        subscription.request(Long.MAX_VALUE);
+    }
+
+    @Override
+    public void onNext(final List<ByteBuffer> buffers)
+    {
+        for (final ByteBuffer buffer : buffers)
+        {
+            while (buffer.hasRemaining())
+            {
+                final byte b = buffer.get();
+                if (status != 200)
+                {
+                    // An error answer: keep its start for the message.
+                    append(b, ERROR_BODY_MAX);
+                }
+                else if (b == '\n')
+                {
+                    line(lineLength > 0 && line[lineLength - 1] == '\r' ? lineLength - 1 : lineLength);
+                    lineLength = 0;
+                }
+                else
+                {
+                    append(b, Integer.MAX_VALUE);
+                }
+            }
+        }
+    }
+
+    private void append(final byte b, final int limit)
+    {
+        if (lineLength == line.length)
+        {
+            if (lineLength >= limit)
+            {
+                return;
+            }
+            line = Arrays.copyOf(line, line.length * 2);
+        }
+        line[lineLength++] = b;
+    }
+
+    private void line(final int length)
+    {
+        if (finished || length < DATA.length || !Arrays.equals(line, 0, DATA.length, DATA, 0, DATA.length))
+        {
+            // Blank lines end events; comments (":") and other fields carry nothing the client needs.
+            return;
+        }
+        int from = DATA.length;
+        if (from < length && line[from] == ' ')
+        {
+            from++;
+        }
+        if (Arrays.equals(line, from, length, DONE, 0, DONE.length))
+        {
+            finish();
+            return;
+        }
+        try
+        {
+            chunk.parse(line, from, length - from);
+        }
+        catch (final java.io.IOException ex)
+        {
+            fail("sent an event that is not JSON: " + new String(line, from, Math.min(200, length - from),
+                StandardCharsets.UTF_8));
+            return;
+        }
+        if (chunk.error() != null)
+        {
+            fail("sent an error event: " + chunk.error());
+            return;
+        }
+        if (chunk.completionTokens() >= 0)
+        {
+            usageTokens = chunk.completionTokens();
+        }
+        final CharSequence content = chunk.content();
+        if (content.length() > 0)
+        {
+            if (!firstToken)
+            {
+                firstToken = true;
+                sut.sink().firstToken(responseId, 0L, 0L);
+            }
+            contentEvents++;
+            appendText(content);
+        }
+    }
+
+    private void appendText(final CharSequence content)
+    {
+        final byte[] utf8 = content.toString().getBytes(StandardCharsets.UTF_8);
+        if (textLength + utf8.length > text.length)
+        {
+            text = Arrays.copyOf(text, Math.max(text.length * 2, textLength + utf8.length));
+        }
+        System.arraycopy(utf8, 0, text, textLength, utf8.length);
+        textLength += utf8.length;
+    }
+
+    private void finish()
+    {
+        if (finished)
+        {
+            return;
+        }
+        finished = true;
+        endpoint.answered();
+        sut.sink().complete(responseId, text, 0, textLength, usageTokens >= 0 ? usageTokens : contentEvents);
+    }
+
+    private void fail(final String reason)
+    {
+        if (finished)
+        {
+            return;
+        }
+        finished = true;
+        endpoint.failed();
+        sut.streamFailed(endpoint, reason);
+    }
+
+    @Override
+    public void onError(final Throwable throwable)
+    {
+        fail("broke off the stream: " + OpenAiSut.describe(throwable));
+        body.completeExceptionally(throwable);
+    }
+
+    @Override
+    public void onComplete()
+    {
+        if (status != 200)
+        {
+            fail("answered HTTP " + status + ": " + new String(line, 0, lineLength, StandardCharsets.UTF_8).strip());
+        }
+        else
+        {
+            if (lineLength > 0)
+            {
+                line(lineLength);
+            }
+            // A stream that ends without [DONE] still ends the sample.
+            finish();
+        }
+        body.complete(null);
+    }
+
+    @Override
+    public CompletionStage<Void> getBody()
+    {
+        return body;
+    }
+
+    /**
+     * The exchange is over (answered, failed, or never connected): frees the slot.
+     */
+    @Override
+    public void accept(final HttpResponse<Void> response, final Throwable failure)
+    {
+        if (failure != null)
+        {
+            fail("did not answer: " + OpenAiSut.describe(failure));
+        }
+        startNs = 0;
+        endpoint.release(this);
+    }
+}

@@ -1,0 +1,304 @@
+package org.jloadgen.sut.network.openai;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+
+import org.jloadgen.accuracy.AccuracyLogReader;
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.QuerySampleResponses;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseCallback;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.log.MlLogParser;
+import org.jloadgen.spi.SutContext;
+import org.jloadgen.spi.SutInstance;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The OpenAI-compatible streaming client against an in-process server with scripted token timings: TTFT and TPOT
+ * in the logs equal the script exactly (stepped clock), a concurrent Server run completes every stream with its
+ * text and token count, and servers that fail end the run INVALID naming them.
+ */
+class OpenAiSutTest
+{
+    private static final long TTFT_NS = 25_000_000;
+    private static final long TPOT_NS = 5_000_000;
+    private static final int PROMPTS = 20;
+
+    @TempDir
+    Path dir;
+
+    private Path prompts() throws Exception
+    {
+        final Path file = dir.resolve("prompts.txt");
+        Files.writeString(file, IntStream.range(0, PROMPTS).mapToObj(i -> "prompt " + i)
+            .collect(Collectors.joining("\n", "", "\n")));
+        return file;
+    }
+
+    private SutInstance client(final FakeLlmServer server, final String... options) throws Exception
+    {
+        final Map<String, String> o = new HashMap<>(Map.of("url", server.url(), "model", FakeLlmServer.MODEL,
+            "dataset", prompts().toString()));
+        for (int i = 0; i < options.length; i += 2)
+        {
+            o.put(options[i], options[i + 1]);
+        }
+        return new OpenAiSutProvider().create(new SutContext(TestScenario.SERVER, o, 1, 1));
+    }
+
+    private static TestResult run(final SystemUnderTest sut, final SutInstance instance, final TestSettings settings,
+        final EngineOptions engine, final Path out)
+    {
+        return new TestRunner(sut, instance.qsl(), settings, new LogSettings().outputDirectory(out)
+            .copySummaryToStdout(false), engine, null, List.of(),
+            new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();
+    }
+
+    private static long value(final MlLogParser detail, final String key)
+    {
+        return ((Number)detail.value(key)).longValue();
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldLogTheScriptedTimeToFirstTokenAndTimePerOutputTokenExactly() throws Exception
+    {
+        final SteppedClock clock = new SteppedClock(1_000_000_000L);
+        try (FakeLlmServer server = new FakeLlmServer(TTFT_NS, TPOT_NS, clock);
+             SutInstance instance = client(server))
+        {
+            final SystemUnderTest signalling = new Signalling(instance.sut(), server);
+            final EngineOptions engine = new EngineOptions().clock(clock).wallClock(clock).warmupMs(0)
+                .completionWait(CompletionWaitStrategy.YIELD).latencyHistogram(false);
+            final TestSettings settings = new TestSettings().scenario(TestScenario.SINGLE_STREAM)
+                .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).minDurationMs(500).minQueryCount(40)
+                .singleStreamExpectedLatencyNs(50_000_000);
+            final TestResult result = run(signalling, instance, settings, engine, dir.resolve("stepped"));
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            assertEquals(0, detail.errorCount(), () -> detail.records().toString());
+            for (final String stat : new String[] {"min", "max", "mean"})
+            {
+                assertEquals(TTFT_NS, value(detail, "result_first_token_" + stat + "_latency_ns"), stat);
+                assertEquals(TPOT_NS, value(detail, "result_time_to_output_token_" + stat), stat);
+            }
+            for (final String p : new String[] {"50.00", "90.00", "99.00"})
+            {
+                assertEquals(TPOT_NS, value(detail, "result_time_per_output_token_" + p + "_percentile_ns"), p);
+                assertEquals(TTFT_NS, value(detail, "result_first_token_" + p + "_percentile_latency_ns"), p);
+            }
+            // Sample latency = TTFT + (tokens - 1) x TPOT: prompts have 3 to 7 tokens.
+            assertEquals(TTFT_NS + 2 * TPOT_NS, value(detail, "result_min_latency_ns"));
+            assertEquals(TTFT_NS + 6 * TPOT_NS, value(detail, "result_max_latency_ns"));
+            assertTrue(server.requests() >= 40);
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldCompleteEveryStreamOfAConcurrentServerRunWithItsTextAndTokenCount() throws Exception
+    {
+        // Chat events, no usage event (tokens are counted), HTTP/2 asked for (the JDK server speaks HTTP/1.1).
+        try (FakeLlmServer server = new FakeLlmServer(2_000_000, 1_000_000, null);
+             SutInstance instance = client(server, "api", "chat", "usage", "false", "http", "2", "inflight", "8"))
+        {
+            final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
+                .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(300).minDurationMs(2000)
+                .minQueryCount(100).serverTargetLatencyNs(5_000_000_000L).serverTtftLatencyNs(5_000_000_000L)
+                .serverTpotLatencyNs(5_000_000_000L).accuracyLogProbability(1.0);
+            final EngineOptions engine = new EngineOptions().warmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final TestResult result = run(instance.sut(), instance, settings, engine, dir.resolve("server"));
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            assertEquals(0, detail.errorCount(), () -> detail.records().toString());
+            assertEquals("VALID", detail.value("result_validity"), Files.readString(result.summaryFile()));
+            final AtomicLong checked = new AtomicLong();
+            AccuracyLogReader.read(result.accuracyFile(), e ->
+            {
+                final int prompt = (int)e.qslIndex();
+                assertEquals(FakeLlmServer.text(prompt), new String(e.data(), StandardCharsets.UTF_8));
+                assertEquals(FakeLlmServer.tokens(prompt), e.tokenCount());
+                checked.incrementAndGet();
+            });
+            assertEquals(value(detail, "generated_query_count"), checked.get());
+        }
+    }
+
+    private void assertRunFails(final FakeLlmServer server, final String expected) throws Exception
+    {
+        try (SutInstance instance = client(server))
+        {
+            final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
+                .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(100).minDurationMs(30_000);
+            final EngineOptions engine = new EngineOptions().warmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final long startNs = System.nanoTime();
+            final TestResult result = run(instance.sut(), instance, settings, engine, dir.resolve("failed"));
+            assertTrue(System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(20), "the run went on after the error");
+            final String errors = MlLogParser.parse(result.detailFile()).records().stream()
+                .filter(MlLogParser.Record::isError).map(r -> String.valueOf(r.value())).toList().toString();
+            assertTrue(errors.contains("server " + server.url() + " failed: " + expected), errors);
+            assertTrue(errors.matches("(?s).*\\d+ samples? in flight on it lost.*"), errors);
+            assertTrue(Files.readString(result.summaryFile()).contains("Result is : INVALID"));
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldEndInvalidNamingAServerThatAnswersAnHttpError() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null))
+        {
+            server.failOn(7, false);
+            assertRunFails(server, "answered HTTP 500: {\"object\":\"error\",\"message\":\"the engine is out of KV "
+                + "cache\"}");
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldEndInvalidNamingAServerThatSendsAnErrorEvent() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null))
+        {
+            server.failOn(3, true);
+            assertRunFails(server, "sent an error event: request cancelled by the scheduler");
+        }
+    }
+
+    @Test
+    void shouldRefuseAServerThatDoesNotServeTheModelOrIsNotThere() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1, 1, null))
+        {
+            final Map<String, String> o = Map.of("url", server.url(), "model", "llama-70b", "dataset",
+                prompts().toString());
+            assertEquals("server " + server.url() + " does not serve model 'llama-70b'; it serves [tiny-llm]",
+                assertThrows(IllegalArgumentException.class, () -> new OpenAiSutProvider().create(
+                    new SutContext(TestScenario.SERVER, o, 1, 1))).getMessage());
+        }
+        final String down = assertThrows(IllegalArgumentException.class, () -> new OpenAiSutProvider().create(
+            new SutContext(TestScenario.SERVER, Map.of("url", "http://127.0.0.1:1", "model", "m", "dataset",
+                prompts().toString()), 1, 1))).getMessage();
+        assertTrue(down.startsWith("server http://127.0.0.1:1 is not reachable: ConnectException"), down);
+    }
+
+    /**
+     * The SUT as the engine sees it, with a sink that tells the stepped server when the engine has taken each
+     * timestamp, so the server moves the clock only afterwards.
+     */
+    private static final class Signalling implements SystemUnderTest
+    {
+        private final SystemUnderTest sut;
+        private final FakeLlmServer server;
+
+        Signalling(final SystemUnderTest sut, final FakeLlmServer server)
+        {
+            this.sut = sut;
+            this.server = server;
+        }
+
+        @Override
+        public String name()
+        {
+            return sut.name();
+        }
+
+        @Override
+        public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+        {
+            sut.issueQuery(samples, new SignallingSink(sink, server));
+        }
+
+        @Override
+        public void flushQueries()
+        {
+            sut.flushQueries();
+        }
+    }
+
+    private record SignallingSink(ResponseSink sink, FakeLlmServer server) implements ResponseSink
+    {
+        @Override
+        public void complete(final long responseId)
+        {
+            sink.complete(responseId);
+            server.completionRecorded();
+        }
+
+        @Override
+        public void complete(final long responseId, final long dataAddress, final long dataBytes,
+            final long tokenCount)
+        {
+            sink.complete(responseId, dataAddress, dataBytes, tokenCount);
+            server.completionRecorded();
+        }
+
+        @Override
+        public void complete(final long responseId, final byte[] data, final int offset, final int length,
+            final long tokenCount)
+        {
+            sink.complete(responseId, data, offset, length, tokenCount);
+            server.completionRecorded();
+        }
+
+        @Override
+        public void complete(final QuerySampleResponses responses, final int count)
+        {
+            sink.complete(responses, count);
+            server.completionRecorded();
+        }
+
+        @Override
+        public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
+        {
+            sink.complete(responses, count, callback);
+            server.completionRecorded();
+        }
+
+        @Override
+        public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
+        {
+            sink.firstToken(responseId, dataAddress, dataBytes);
+            server.firstTokenRecorded();
+        }
+
+        @Override
+        public void firstToken(final QuerySampleResponses responses, final int count)
+        {
+            sink.firstToken(responses, count);
+            server.firstTokenRecorded();
+        }
+
+        @Override
+        public void fail(final Throwable cause)
+        {
+            sink.fail(cause);
+        }
+    }
+}
