@@ -30,7 +30,6 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
-import org.jloadgen.overhead.ChildJvm;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
@@ -62,6 +61,10 @@ import picocli.CommandLine.Option;
         + "null jloadgen serve over loopback.")
 public final class NetworkClientBenchmark implements Callable<Integer>
 {
+    /** Flags every JLoadGen JVM needs (FFM downcalls; Agrona 2 reaches jdk.internal.misc), for child nodes. */
+    public static final List<String> JVM_FLAGS =
+        List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
+
     @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
     long seconds;
 
@@ -219,7 +222,7 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         Files.deleteIfExists(portFile);
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(ChildJvm.REQUIRED_FLAGS);
+        command.addAll(JVM_FLAGS);
         for (final String flag : serverJvmOpts.strip().split("\\s+"))
         {
             if (!flag.isEmpty())

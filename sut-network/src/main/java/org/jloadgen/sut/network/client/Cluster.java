@@ -14,7 +14,7 @@ import io.grpc.ManagedChannelBuilder;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
 import org.jloadgen.samples.DType;
-import org.jloadgen.samples.SampleSource;
+import org.jloadgen.sut.SutDataset;
 import org.jloadgen.sut.network.kserve.Datatypes;
 import org.jloadgen.sut.network.kserve.Shapes;
 import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
@@ -51,19 +51,6 @@ final class Cluster implements AutoCloseable
         {
             return "'" + serverName + "' (" + endpoint + ")";
         }
-    }
-
-    /**
-     * How the samples are sent: the input's name and datatype, and whether the model has a batch axis.
-     *
-     * @param name      input tensor.
-     * @param datatype  KServe datatype of the samples.
-     * @param batchAxis whether requests carry a batch axis of 1.
-     * @param output    the output read from answers, or {@code null} for the first.
-     * @param outputDatatype the output's datatype on the first node, or {@code null} when unknown.
-     */
-    record Input(String name, String datatype, boolean batchAxis, String output, String outputDatatype)
-    {
     }
 
     private Cluster(final List<Member> members)
@@ -223,72 +210,160 @@ final class Cluster implements AutoCloseable
     }
 
     /**
-     * Picks the input and checks that every node takes the samples unchanged.
+     * Picks the model input every request carries: {@code input=}, or the model's only input.
      *
      * @param options the client's options.
-     * @param source  the samples.
-     * @return how requests are built.
-     * @throws IllegalArgumentException naming the node, tensor, datatype or shape that does not fit.
+     * @return the input as the nodes describe it; {@link ModelInput#checkSamples} then checks the samples.
+     * @throws IllegalArgumentException naming the node whose model lacks the input or has several.
      */
-    Input checkInput(final NetworkSutOptions options, final SampleSource source)
+    ModelInput input(final NetworkSutOptions options)
     {
-        final DType dtype = source.dtype();
-        final String datatype;
-        try
-        {
-            datatype = Datatypes.of(dtype);
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("dataset " + source.description() + ": " + ex.getMessage(), ex);
-        }
-        final long[] sampleShape = source.sampleShape(0);
-        Boolean batchAxis = null;
-        String inputName = options.input();
-        String outputDatatype = null;
+        String name = options.input();
         for (final Member m : members)
         {
-            final ModelMetadataResponse meta = m.metadata();
             final String who = "node " + m.describe() + ", model '" + options.model() + "'";
-            final ModelMetadataResponse.TensorMetadata input = input(meta, inputName, who);
-            inputName = input.getName();
-            if (!input.getDatatype().equals(datatype))
-            {
-                throw new IllegalArgumentException(who + ": input '" + inputName + "' is " + input.getDatatype()
-                    + " but the samples are " + dtype + " (" + datatype + "); the client sends samples unconverted, "
-                    + "so give a dataset of " + input.getDatatype());
-            }
-            final long[] shape = Shapes.of(input.getShapeList());
-            final boolean batched = Shapes.fits(shape, Shapes.batched(1, sampleShape));
-            if (!batched && !Shapes.fits(shape, sampleShape))
-            {
-                throw new IllegalArgumentException(who + ": input '" + inputName + "' has shape "
-                    + Shapes.format(shape) + " but a sample is " + Shapes.format(sampleShape) + " ("
-                    + source.description() + ")");
-            }
-            if (batchAxis != null && batchAxis != batched)
-            {
-                throw new IllegalArgumentException(who + ": input '" + inputName + "' " + (batched ? "has" : "lacks")
-                    + " a batch axis, unlike the first node's");
-            }
-            batchAxis = batched;
-            if (options.output() != null && meta.getOutputsList().stream()
+            name = inputNamed(m.metadata(), name, who).getName();
+            if (options.output() != null && m.metadata().getOutputsList().stream()
                 .noneMatch(o -> o.getName().equals(options.output())))
             {
                 throw new IllegalArgumentException(who + " has no output '" + options.output() + "'; it has "
-                    + meta.getOutputsList().stream().map(ModelMetadataResponse.TensorMetadata::getName).toList());
-            }
-            if (outputDatatype == null)
-            {
-                outputDatatype = meta.getOutputsList().stream()
-                    .filter(o -> options.output() == null || o.getName().equals(options.output()))
-                    .map(ModelMetadataResponse.TensorMetadata::getDatatype).findFirst().orElse(null);
+                    + m.metadata().getOutputsList().stream().map(ModelMetadataResponse.TensorMetadata::getName)
+                        .toList());
             }
         }
-        return new Input(inputName, datatype, batchAxis != null && batchAxis, options.output(), outputDatatype);
+        return new ModelInput(name, options);
     }
 
-    private static ModelMetadataResponse.TensorMetadata input(final ModelMetadataResponse meta, final String name,
+    /**
+     * The model input as the first node describes it (the toolkit's defaults for raw datasets come from it), and the
+     * check that every node takes the samples as they are: same datatype, a shape that fits with or without a
+     * batch axis of 1.
+     */
+    final class ModelInput implements SutDataset.ModelInput
+    {
+        private final String name;
+        private final NetworkSutOptions options;
+        private final ModelMetadataResponse.TensorMetadata first;
+        private String datatype;
+        private boolean batchAxis;
+
+        private ModelInput(final String name, final NetworkSutOptions options)
+        {
+            this.name = name;
+            this.options = options;
+            this.first = tensor(members.get(0));
+        }
+
+        private ModelMetadataResponse.TensorMetadata tensor(final Member m)
+        {
+            return m.metadata().getInputsList().stream().filter(t -> t.getName().equals(name)).findFirst()
+                .orElseThrow();
+        }
+
+        /**
+         * @return the input's name.
+         */
+        String name()
+        {
+            return name;
+        }
+
+        /**
+         * @return the samples' KServe datatype (after {@link #checkSamples}).
+         */
+        String datatype()
+        {
+            return datatype;
+        }
+
+        /**
+         * @return whether requests carry a batch axis of 1 (after {@link #checkSamples}).
+         */
+        boolean batchAxis()
+        {
+            return batchAxis;
+        }
+
+        /**
+         * @return the datatype of the output read from answers on the first node, or {@code null}.
+         */
+        String outputDatatype()
+        {
+            return members.get(0).metadata().getOutputsList().stream()
+                .filter(o -> options.output() == null || o.getName().equals(options.output()))
+                .map(ModelMetadataResponse.TensorMetadata::getDatatype).findFirst().orElse(null);
+        }
+
+        @Override
+        public DType dtype()
+        {
+            final DType dtype = Datatypes.dtype(first.getDatatype());
+            if (dtype == null)
+            {
+                throw new IllegalArgumentException("input '" + name + "' is " + first.getDatatype() + ", which no "
+                    + "sample file holds");
+            }
+            return dtype;
+        }
+
+        @Override
+        public long[] fixedSampleShape()
+        {
+            final long[] shape = Shapes.of(first.getShapeList());
+            // A leading -1 is the batch axis (Triton's models with a max batch size).
+            final long[] sample = shape.length > 0 && shape[0] < 0 ? Arrays.copyOfRange(shape, 1, shape.length) : shape;
+            return Arrays.stream(sample).allMatch(d -> d >= 0) ? sample : null;
+        }
+
+        @Override
+        public String describeShape()
+        {
+            return "'" + name + "' " + first.getDatatype() + " " + Shapes.format(Shapes.of(first.getShapeList()));
+        }
+
+        @Override
+        public void checkSamples(final DType dtype, final long[] sampleShape, final String dataset)
+        {
+            final String sampleDatatype;
+            try
+            {
+                sampleDatatype = Datatypes.of(dtype);
+            }
+            catch (final IllegalArgumentException ex)
+            {
+                throw new IllegalArgumentException("dataset " + dataset + ": " + ex.getMessage(), ex);
+            }
+            Boolean batched = null;
+            for (final Member m : members)
+            {
+                final ModelMetadataResponse.TensorMetadata input = tensor(m);
+                final String who = "node " + m.describe() + ", model '" + options.model() + "', input '" + name + "'";
+                if (!input.getDatatype().equals(sampleDatatype))
+                {
+                    throw new IllegalArgumentException(who + " is " + input.getDatatype() + " but the samples of "
+                        + dataset + " are " + dtype + " (" + sampleDatatype + "); the client sends samples "
+                        + "unconverted, so give a dataset of " + input.getDatatype());
+                }
+                final long[] shape = Shapes.of(input.getShapeList());
+                final boolean withBatch = Shapes.fits(shape, Shapes.batched(1, sampleShape));
+                if (!withBatch && !Shapes.fits(shape, sampleShape))
+                {
+                    throw new IllegalArgumentException(who + " has shape " + Shapes.format(shape) + " but a sample of "
+                        + dataset + " is " + Shapes.format(sampleShape));
+                }
+                if (batched != null && batched != withBatch)
+                {
+                    throw new IllegalArgumentException(who + " " + (withBatch ? "has" : "lacks") + " a batch axis, "
+                        + "unlike the first node's");
+                }
+                batched = withBatch;
+            }
+            datatype = sampleDatatype;
+            batchAxis = batched != null && batched;
+        }
+    }
+
+    private static ModelMetadataResponse.TensorMetadata inputNamed(final ModelMetadataResponse meta, final String name,
         final String who)
     {
         final List<ModelMetadataResponse.TensorMetadata> inputs = meta.getInputsList();

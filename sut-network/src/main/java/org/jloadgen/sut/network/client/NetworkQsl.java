@@ -20,7 +20,11 @@ import org.jloadgen.sut.network.kserve.proto.ModelInferRequest;
  */
 final class NetworkQsl implements QuerySampleLibrary, AutoCloseable
 {
+    /** All of memory, to read mapped samples by address (they are not in one slab). */
+    private static final MemorySegment ALL_MEMORY = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
+
     private final SampleStoreLibrary library;
+    private final AutoCloseable resources;
     private final ModelInferRequest template;
     private final String inputName;
     private final String datatype;
@@ -29,15 +33,17 @@ final class NetworkQsl implements QuerySampleLibrary, AutoCloseable
 
     /**
      * @param library   the samples.
+     * @param resources what to close with the library (the dataset that owns it).
      * @param template  the request's model, version and requested outputs.
      * @param inputName the input tensor's name.
      * @param datatype  its KServe datatype.
      * @param batchAxis whether the model's input has a batch axis (a request shape {@code [1, sample...]}).
      */
-    NetworkQsl(final SampleStoreLibrary library, final ModelInferRequest template, final String inputName,
-        final String datatype, final boolean batchAxis)
+    NetworkQsl(final SampleStoreLibrary library, final AutoCloseable resources, final ModelInferRequest template,
+        final String inputName, final String datatype, final boolean batchAxis)
     {
         this.library = library;
+        this.resources = resources;
         this.template = template;
         this.inputName = inputName;
         this.datatype = datatype;
@@ -110,24 +116,46 @@ final class NetworkQsl implements QuerySampleLibrary, AutoCloseable
     }
 
     /**
-     * @return the loaded samples' slab.
+     * @return the memory the loaded samples are read from: the slab, or all of memory for mapped samples.
      */
-    MemorySegment slab()
+    MemorySegment memory()
     {
-        return library.store().slab();
+        return library.store().placement() == SampleStore.Placement.COPY ? library.store().slab() : ALL_MEMORY;
     }
 
     /**
-     * @return the store.
+     * @param position a loaded position.
+     * @return the sample's offset in {@link #memory()}.
      */
-    SampleStore store()
+    long offset(final int position)
     {
-        return library.store();
+        final SampleStore store = library.store();
+        return store.placement() == SampleStore.Placement.COPY ? store.offset(position) : store.address(position);
+    }
+
+    /**
+     * @param position a loaded position.
+     * @return the sample's size.
+     */
+    long sampleBytes(final int position)
+    {
+        return library.store().sampleBytes(position);
     }
 
     @Override
     public void close()
     {
-        library.close();
+        try
+        {
+            resources.close();
+        }
+        catch (final RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalStateException("closing the samples failed: " + ex.getMessage(), ex);
+        }
     }
 }

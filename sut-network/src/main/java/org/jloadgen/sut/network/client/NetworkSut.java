@@ -1,5 +1,6 @@
 package org.jloadgen.sut.network.client;
 
+import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -11,7 +12,6 @@ import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
-import org.jloadgen.samples.SampleStore;
 import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
 import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
 
@@ -108,7 +108,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
             this.sink = sink;
         }
         final NetworkQsl library = qsl;
-        final SampleStore store = library.store();
+        final MemorySegment memory = library.memory();
         final int n = samples.size();
         for (int i = 0; i < n; i++)
         {
@@ -119,8 +119,8 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
                 return;
             }
             final int position = samples.loadedPosition(i);
-            call.start(samples.responseId(i), library.header(position), library.slab(), store.offset(position),
-                store.sampleBytes(position));
+            call.start(samples.responseId(i), library.header(position), memory, library.offset(position),
+                library.sampleBytes(position));
         }
     }
 

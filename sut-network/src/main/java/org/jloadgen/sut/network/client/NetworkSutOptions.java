@@ -2,14 +2,19 @@ package org.jloadgen.sut.network.client;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
-import org.jloadgen.sut.network.SutOptions;
+import org.jloadgen.sut.DatasetDescriptor;
+import org.jloadgen.sut.SutOptions;
 
 /**
- * The options of {@code --sut network} beside the dataset's ({@link Dataset}): which nodes, which model, how many
- * calls in flight, how queries are spread, TLS and time limits. Each field is the {@code --sut-opt} key of the
- * same name.
+ * The options of {@code --sut network}; each field is the {@code --sut-opt} key of the same name (also accepted in
+ * a {@code --descriptor} file). The dataset's keys are the toolkit's ({@link DatasetDescriptor}).
  *
  * @param endpoints        {@code endpoints=host:port,...}: one inference server (node) each.
  * @param model            {@code model=NAME}: the model every node serves.
@@ -24,9 +29,10 @@ import org.jloadgen.sut.network.SutOptions;
  * @param tlsAuthority     {@code tls-authority=NAME}: host name the servers' certificates must match.
  * @param connectTimeoutMs {@code connect-timeout-ms}: how long to wait for every node to come up.
  * @param requestTimeoutMs {@code timeout-ms}: a call unanswered this long fails its node and the run.
- * @param maxMessageBytes  {@code max-message-mb}: largest answer accepted, in MiB.
- * @param labels           {@code labels=FILE}: the dataset's labels, to score top-1 accuracy.
- * @param labelOffset      {@code label-offset=N}: added to each label.
+ * @param maxMessageBytes  {@code max-message-mb}: largest answer accepted, in bytes.
+ * @param sampleBytes      {@code sample-bytes=N}: without a dataset, the size of each synthetic sample.
+ * @param dataset          the dataset ({@code --dataset} and the raw layout keys), or {@code null} for synthetic
+ *                         samples.
  */
 public record NetworkSutOptions(
     List<String> endpoints,
@@ -43,8 +49,8 @@ public record NetworkSutOptions(
     long connectTimeoutMs,
     long requestTimeoutMs,
     int maxMessageBytes,
-    Path labels,
-    int labelOffset)
+    long sampleBytes,
+    DatasetDescriptor dataset)
 {
     /** Default calls in flight per node. */
     public static final int IN_FLIGHT_DEFAULT = 256;
@@ -54,6 +60,16 @@ public record NetworkSutOptions(
     public static final long REQUEST_TIMEOUT_MS_DEFAULT = 30_000;
     /** Default largest answer, in MiB. */
     public static final int MAX_MESSAGE_MB_DEFAULT = 256;
+    /** Default synthetic sample size. */
+    public static final long SAMPLE_BYTES_DEFAULT = 64;
+    /** The client's own keys. */
+    static final Set<String> OWN_KEYS = Set.of("endpoints", "model", "model-version", "input", "output", "inflight",
+        "connections", "balance", "tls", "tls-ca", "tls-authority", "connect-timeout-ms", "timeout-ms",
+        "max-message-mb", "sample-bytes");
+    /** Every key: the client's and the dataset's. */
+    static final Set<String> KEYS = union(OWN_KEYS, DatasetDescriptor.KEYS);
+    /** Keys whose descriptor values are paths. */
+    static final Set<String> PATH_KEYS = union(Set.of("tls-ca"), DatasetDescriptor.PATH_KEYS);
 
     /** How the issuing thread picks a node for each sample. */
     public enum Balance
@@ -65,45 +81,67 @@ public record NetworkSutOptions(
     }
 
     /**
-     * Copies the lists.
+     * Copies the list.
      */
     public NetworkSutOptions
     {
         endpoints = List.copyOf(endpoints);
     }
 
+    private static Set<String> union(final Set<String> a, final Set<String> b)
+    {
+        final Set<String> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+
     /**
-     * Reads the network options; the dataset's keys are left for {@link Dataset#spec}.
-     *
-     * @param o the SUT's options.
+     * @param commandLine {@code --sut-opt} pairs and the named flags ({@code --dataset}, {@code --labels},
+     *                    {@code --descriptor}).
      * @return the options.
      * @throws IllegalArgumentException naming the bad key or value.
      */
-    public static NetworkSutOptions parse(final SutOptions o)
+    public static NetworkSutOptions parse(final Map<String, String> commandLine)
     {
-        final List<String> endpoints = o.list("endpoints");
+        final SutOptions o = SutOptions.parse(NetworkSutProvider.NAME, commandLine, KEYS, PATH_KEYS);
+        final List<String> endpoints = new ArrayList<>();
+        for (final String e : o.string("endpoints", "").split(","))
+        {
+            if (e.isBlank())
+            {
+                continue;
+            }
+            final String endpoint = e.strip();
+            final int colon = endpoint.lastIndexOf(':');
+            if (colon <= 0 || colon == endpoint.length() - 1)
+            {
+                throw o.invalid("endpoints", "host:port[,host:port...]", null);
+            }
+            if (endpoints.contains(endpoint))
+            {
+                throw new IllegalArgumentException("endpoints lists node " + endpoint + " twice");
+            }
+            endpoints.add(endpoint);
+        }
         if (endpoints.isEmpty())
         {
             throw new IllegalArgumentException("the network SUT needs --sut-opt endpoints=host:port[,host:port...]");
         }
-        for (final String e : endpoints)
+        final String model = o.string("model");
+        if (model == null || model.isBlank())
         {
-            final int colon = e.lastIndexOf(':');
-            if (colon <= 0 || colon == e.length() - 1)
-            {
-                throw new IllegalArgumentException("endpoint '" + e + "' must be host:port");
-            }
+            throw new IllegalArgumentException("the network SUT needs --sut-opt model=NAME (the model the nodes "
+                + "serve)");
         }
-        if (endpoints.stream().distinct().count() != endpoints.size())
+        final Balance balance = switch (o.string("balance", "least-outstanding").strip().toLowerCase(Locale.ROOT))
         {
-            throw new IllegalArgumentException("endpoints lists a node twice: " + endpoints);
-        }
-        final String model = o.required("model");
-        final Balance balance = o.choice("balance", "least-outstanding", "round-robin").equals("round-robin")
-            ? Balance.ROUND_ROBIN : Balance.LEAST_OUTSTANDING;
+            case "least-outstanding" -> Balance.LEAST_OUTSTANDING;
+            case "round-robin" -> Balance.ROUND_ROBIN;
+            default -> throw o.invalid("balance", "least-outstanding or round-robin", null);
+        };
         final boolean tls = o.bool("tls", false);
         final Path ca = o.path("tls-ca");
-        final String authority = o.string("tls-authority", null);
+        final String authority = o.string("tls-authority");
         if (!tls && (ca != null || authority != null))
         {
             throw new IllegalArgumentException("tls-ca and tls-authority need tls=true");
@@ -112,17 +150,43 @@ public record NetworkSutOptions(
         {
             throw new IllegalArgumentException("tls-ca file not found: " + ca);
         }
-        final Path labels = o.path("labels");
-        if (labels != null && !Files.isRegularFile(labels))
+        final boolean hasDataset = o.has(DatasetDescriptor.DATASET);
+        if (!hasDataset && o.keys().stream().anyMatch(k -> DatasetDescriptor.KEYS.contains(k)))
         {
-            throw new IllegalArgumentException("labels file not found: " + labels);
+            throw new IllegalArgumentException(String.join(", ", o.keys().stream()
+                .filter(DatasetDescriptor.KEYS::contains).toList()) + " describe a dataset: give --dataset too");
         }
-        return new NetworkSutOptions(endpoints, model, o.string("model-version", ""), o.string("input", null),
-            o.string("output", null), (int)Math.min(1 << 20, o.integer("inflight", IN_FLIGHT_DEFAULT, 1)),
-            (int)Math.min(64, o.integer("connections", 1, 1)), balance, tls, ca, authority,
-            o.integer("connect-timeout-ms", CONNECT_TIMEOUT_MS_DEFAULT, 0),
-            o.integer("timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT, 1),
-            (int)Math.min(2047, o.integer("max-message-mb", MAX_MESSAGE_MB_DEFAULT, 1)) << 20,
-            labels, (int)o.integer("label-offset", 0, Integer.MIN_VALUE));
+        if (hasDataset && o.has("sample-bytes"))
+        {
+            throw new IllegalArgumentException("sample-bytes makes up synthetic samples; it cannot go with --dataset");
+        }
+        return new NetworkSutOptions(endpoints, model.strip(), o.string("model-version", ""), o.string("input"),
+            o.string("output"), positive(o, "inflight", IN_FLIGHT_DEFAULT, 1 << 20),
+            positive(o, "connections", 1, 64), balance, tls, ca, authority,
+            nonNegative(o, "connect-timeout-ms", CONNECT_TIMEOUT_MS_DEFAULT),
+            Math.max(1, nonNegative(o, "timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)),
+            positive(o, "max-message-mb", MAX_MESSAGE_MB_DEFAULT, 2047) << 20,
+            nonNegative(o, "sample-bytes", SAMPLE_BYTES_DEFAULT),
+            hasDataset ? DatasetDescriptor.fromOptions(o, "the network SUT") : null);
+    }
+
+    private static int positive(final SutOptions o, final String key, final int fallback, final int max)
+    {
+        final int v = o.intValue(key, fallback);
+        if (v < 1 || v > max)
+        {
+            throw o.invalid(key, "an integer from 1 to " + max, null);
+        }
+        return v;
+    }
+
+    private static long nonNegative(final SutOptions o, final String key, final long fallback)
+    {
+        final long v = o.longValue(key, fallback);
+        if (v < 0)
+        {
+            throw o.invalid(key, "an integer >= 0", null);
+        }
+        return v;
     }
 }

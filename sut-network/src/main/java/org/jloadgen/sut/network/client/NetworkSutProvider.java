@@ -4,20 +4,21 @@ import java.nio.file.Path;
 import java.util.Optional;
 
 import org.jloadgen.accuracy.ClassificationAccuracy;
-import org.jloadgen.accuracy.Labels;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.samples.DType;
+import org.jloadgen.samples.SampleStore;
 import org.jloadgen.samples.SampleStoreLibrary;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
-import org.jloadgen.sut.network.SutOptions;
+import org.jloadgen.sut.SutDataset;
 import org.jloadgen.sut.network.kserve.proto.ModelInferRequest;
 
 /**
  * {@code --sut network}: loads a cluster of KServe v2 gRPC inference servers (Triton, KServe, OpenVINO Model
- * Server, {@code jloadgen serve}) as one Network-division SUT. Options: {@link NetworkSutOptions} and
- * {@link Dataset}.
+ * Server, {@code jloadgen serve}) as one Network-division SUT. Options: {@link NetworkSutOptions}; the dataset is
+ * opened by the toolkit ({@link SutDataset}) and checked against the input the nodes describe.
  */
 public final class NetworkSutProvider implements SutProvider
 {
@@ -41,62 +42,75 @@ public final class NetworkSutProvider implements SutProvider
     @Override
     public SutInstance create(final SutContext context)
     {
-        final SutOptions o = new SutOptions(NAME, context.options());
-        final NetworkSutOptions options = NetworkSutOptions.parse(o);
-        final Dataset.Spec data = Dataset.spec(o);
-        o.finish();
-        final int[] labels = options.labels() == null ? null : Labels.read(options.labels());
+        final NetworkSutOptions options = NetworkSutOptions.parse(context.options());
         final Cluster cluster = Cluster.connect(options);
-        SampleStoreLibrary library = null;
+        AutoCloseable samples = null;
         try
         {
-            library = data.open(context.qslTotalCount(), context.qslPerformanceCount());
-            if (labels != null && labels.length < library.totalSampleCount())
+            final Cluster.ModelInput input = cluster.input(options);
+            final SutDataset dataset;
+            final SampleStoreLibrary library;
+            if (options.dataset() != null)
             {
-                throw new IllegalArgumentException("labels " + options.labels() + " has " + labels.length
-                    + " labels but the dataset has " + library.totalSampleCount() + " samples");
+                dataset = SutDataset.open(options.dataset(), input);
+                library = dataset.library();
+                samples = dataset;
             }
-            final Cluster.Input input = cluster.checkInput(options, library.store().source());
+            else
+            {
+                dataset = null;
+                final SyntheticSource source = new SyntheticSource(context.qslTotalCount(), options.sampleBytes());
+                input.checkSamples(DType.UINT8, source.sampleShape(0), source.description());
+                library = new SampleStoreLibrary("SyntheticBytesQSL(" + options.sampleBytes() + " B)",
+                    SampleStore.builder(source).build(), Math.min(context.qslPerformanceCount(),
+                    context.qslTotalCount()));
+                samples = library;
+            }
             final ModelInferRequest.Builder template = ModelInferRequest.newBuilder().setModelName(options.model())
                 .setModelVersion(options.modelVersion());
-            if (input.output() != null)
+            if (options.output() != null)
             {
-                template.addOutputs(ModelInferRequest.InferRequestedOutputTensor.newBuilder().setName(input.output()));
+                template.addOutputs(ModelInferRequest.InferRequestedOutputTensor.newBuilder()
+                    .setName(options.output()));
             }
-            final NetworkQsl qsl = new NetworkQsl(library, template.build(), input.name(), input.datatype(),
+            final NetworkQsl qsl = new NetworkQsl(library, samples, template.build(), input.name(), input.datatype(),
                 input.batchAxis());
-            return new Instance(new NetworkSut(cluster, qsl, options, input.output()), qsl, labels, options,
+            return new Instance(new NetworkSut(cluster, qsl, options, options.output()), qsl, dataset,
                 input.outputDatatype());
         }
         catch (final RuntimeException ex)
         {
             cluster.close();
-            if (library != null)
+            if (samples != null)
             {
-                library.close();
+                try
+                {
+                    samples.close();
+                }
+                catch (final Exception suppressed)
+                {
+                    ex.addSuppressed(suppressed);
+                }
             }
             throw ex;
         }
     }
 
     /**
-     * The network SUT as the command line runs it, with top-1 scoring when labels are given.
+     * The network SUT as the command line runs it, with top-1 scoring when the dataset has labels.
      */
     static final class Instance implements SutInstance
     {
         private final NetworkSut sut;
         private final NetworkQsl qsl;
-        private final int[] labels;
-        private final NetworkSutOptions options;
+        private final SutDataset dataset;
         private final String outputDatatype;
 
-        Instance(final NetworkSut sut, final NetworkQsl qsl, final int[] labels, final NetworkSutOptions options,
-            final String outputDatatype)
+        Instance(final NetworkSut sut, final NetworkQsl qsl, final SutDataset dataset, final String outputDatatype)
         {
             this.sut = sut;
             this.qsl = qsl;
-            this.labels = labels;
-            this.options = options;
+            this.dataset = dataset;
             this.outputDatatype = outputDatatype;
         }
 
@@ -123,7 +137,7 @@ public final class NetworkSutProvider implements SutProvider
         @Override
         public Optional<String> accuracyReport(final Path accuracyLog)
         {
-            if (labels == null)
+            if (dataset == null || !dataset.hasLabels())
             {
                 return Optional.empty();
             }
@@ -134,8 +148,7 @@ public final class NetworkSutProvider implements SutProvider
                 case "INT64" -> ClassificationAccuracy.DataType.INT64;
                 default -> ClassificationAccuracy.DataType.AUTO;
             };
-            return Optional.of(ClassificationAccuracy.score(accuracyLog, labels, type, options.labelOffset())
-                .describe());
+            return Optional.of(dataset.accuracy(accuracyLog, type).describe());
         }
 
         @Override

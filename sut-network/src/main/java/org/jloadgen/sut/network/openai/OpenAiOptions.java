@@ -6,8 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
 
-import org.jloadgen.sut.network.SutOptions;
+import org.jloadgen.sut.SutOptions;
 
 /**
  * The options of {@code --sut openai}; each field is the {@code --sut-opt} key of the same name.
@@ -46,16 +49,28 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
         urls = List.copyOf(urls);
     }
 
+    /** Every key. */
+    static final Set<String> KEYS = Set.of("url", "model", "api", "prompts", "dataset", "prompt-format", "max-tokens",
+        "extra-body", "usage", "inflight", "http", "api-key", "connect-timeout-ms", "timeout-ms");
+    /** Keys whose descriptor values are paths. */
+    static final Set<String> PATH_KEYS = Set.of("prompts", "dataset");
+
     /**
-     * @param o the SUT's options.
+     * @param commandLine {@code --sut-opt} pairs and the named flags ({@code --dataset}, {@code --descriptor}).
      * @return the options.
      * @throws IllegalArgumentException naming the bad key or value.
      */
-    public static OpenAiOptions parse(final SutOptions o)
+    public static OpenAiOptions parse(final Map<String, String> commandLine)
     {
+        final SutOptions o = SutOptions.parse(OpenAiSutProvider.NAME, commandLine, KEYS, PATH_KEYS);
         final List<URI> urls = new ArrayList<>();
-        for (final String u : o.list("url"))
+        for (final String item : o.string("url", "").split(","))
         {
+            if (item.isBlank())
+            {
+                continue;
+            }
+            final String u = item.strip();
             try
             {
                 final URI uri = new URI(u.endsWith("/") ? u.substring(0, u.length() - 1) : u);
@@ -67,22 +82,27 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
             }
             catch (final URISyntaxException ex)
             {
-                throw new IllegalArgumentException("openai SUT option url: '" + u + "' is " + ex.getReason(), ex);
+                throw o.invalid("url", "http://host:port[,...]", ex);
             }
         }
         if (urls.isEmpty())
         {
             throw new IllegalArgumentException("the openai SUT needs --sut-opt url=http://host:port[,...]");
         }
-        final String model = o.required("model");
-        final boolean chat = o.choice("api", "completions", "chat").equals("chat");
-        Path prompts = o.path("prompts");
+        final String model = o.string("model");
+        if (model == null || model.isBlank())
+        {
+            throw new IllegalArgumentException("the openai SUT needs --sut-opt model=NAME (the model the servers "
+                + "serve)");
+        }
+        final boolean chat = choice(o, "api", "completions", "chat").equals("chat");
+        final Path given = o.path("prompts");
         final Path dataset = o.path("dataset");
-        if (prompts != null && dataset != null)
+        if (given != null && dataset != null)
         {
             throw new IllegalArgumentException("give the prompts once: --dataset or --sut-opt prompts=");
         }
-        prompts = prompts != null ? prompts : dataset;
+        final Path prompts = given != null ? given : dataset;
         if (prompts == null)
         {
             throw new IllegalArgumentException("the openai SUT needs prompts: --dataset FILE (one prompt per line)");
@@ -91,16 +111,35 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
         {
             throw new IllegalArgumentException("prompts file not found: " + prompts);
         }
-        final boolean tokens = o.choice("prompt-format", "text", "tokens").equals("tokens");
+        final boolean tokens = choice(o, "prompt-format", "text", "tokens").equals("tokens");
         if (tokens && chat)
         {
             throw new IllegalArgumentException("prompt-format=tokens needs api=completions: chat messages are text");
         }
-        return new OpenAiOptions(urls, model, chat, prompts, tokens,
-            (int)Math.min(Integer.MAX_VALUE, o.integer("max-tokens", MAX_TOKENS_DEFAULT, 1)),
-            o.string("extra-body", null), o.bool("usage", true),
-            (int)Math.min(1 << 16, o.integer("inflight", IN_FLIGHT_DEFAULT, 1)),
-            o.choice("http", "1.1", "2").equals("2"), o.string("api-key", null),
-            o.integer("connect-timeout-ms", 10_000, 0), o.integer("timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT, 1));
+        return new OpenAiOptions(urls, model.strip(), chat, prompts, tokens, positive(o, "max-tokens",
+            MAX_TOKENS_DEFAULT), o.string("extra-body"), o.bool("usage", true), positive(o, "inflight",
+            IN_FLIGHT_DEFAULT), choice(o, "http", "1.1", "2").equals("2"), o.string("api-key"),
+            Math.max(0, o.longValue("connect-timeout-ms", 10_000)),
+            Math.max(1, o.longValue("timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)));
+    }
+
+    private static String choice(final SutOptions o, final String key, final String... choices)
+    {
+        final String v = o.string(key, choices[0]).strip().toLowerCase(Locale.ROOT);
+        if (!List.of(choices).contains(v))
+        {
+            throw o.invalid(key, String.join(" or ", choices), null);
+        }
+        return v;
+    }
+
+    private static int positive(final SutOptions o, final String key, final int fallback)
+    {
+        final int v = o.intValue(key, fallback);
+        if (v < 1)
+        {
+            throw o.invalid(key, "a positive integer", null);
+        }
+        return v;
     }
 }

@@ -7,7 +7,6 @@ import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
-import org.jloadgen.sut.network.SutOptions;
 
 /**
  * {@code --sut openai}: OpenAI-compatible LLM servers (vLLM, TGI, SGLang...) over streaming HTTP, with token
@@ -35,9 +34,7 @@ public final class OpenAiSutProvider implements SutProvider
     @Override
     public SutInstance create(final SutContext context)
     {
-        final SutOptions o = new SutOptions(NAME, context.options());
-        final OpenAiOptions options = OpenAiOptions.parse(o);
-        o.finish();
+        final OpenAiOptions options = OpenAiOptions.parse(context.options());
         final PromptLibrary prompts = new PromptLibrary(options);
         final HttpClient client = OpenAiSut.newClient(options);
         try

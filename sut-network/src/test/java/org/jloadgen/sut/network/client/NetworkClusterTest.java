@@ -64,7 +64,7 @@ class NetworkClusterTest
         try (CpuSut local = CpuSut.open(fashion, InferenceSettings.defaults(TestScenario.OFFLINE)))
         {
             final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP)
-                .warmupMs(0);
+                .jitWarmupMs(0);
             final TestResult result = new TestRunner(local, local.library(), new TestSettings()
                 .scenario(TestScenario.OFFLINE).mode(TestMode.ACCURACY_ONLY), new LogSettings()
                 .outputDirectory(dir.resolve("local")).copySummaryToStdout(false), engine, null, List.of(),
@@ -118,12 +118,12 @@ class NetworkClusterTest
         final List<String> args = new ArrayList<>(List.of("run", "--sut", "network",
             "--sut-opt", "endpoints=" + nodeA.endpoint() + "," + nodeB.endpoint(),
             "--sut-opt", "model=cpu",
-            "--dataset", fashion.dataset().toString(),
-            "--sut-opt", "dtype=uint8", "--sut-opt", "sample-shape=1,28,28",
+            // The raw file's dtype and sample shape default to the input the nodes describe: uint8 [1,28,28].
+            "--dataset", fashion.data().dataset().toString(),
             "--sut-opt", "header-bytes=" + FashionMnist.IMAGE_HEADER_BYTES,
-            "--labels", fashion.labels().toString(),
+            "--labels", fashion.data().labels().toString(),
             "--scenario", scenario, "--mode", mode, "--out", out.toString(),
-            "--server-wait", "SLEEP", "--completion-wait", "SLEEP", "--warmup-ms", "0", "--quiet"));
+            "--server-wait", "SLEEP", "--completion-wait", "SLEEP", "--jit-warmup-ms", "0", "--quiet"));
         args.addAll(List.of(more));
         return args;
     }

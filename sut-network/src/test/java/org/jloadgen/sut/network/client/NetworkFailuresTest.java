@@ -46,7 +46,7 @@ class NetworkFailuresTest
         final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
             .mode(TestMode.PERFORMANCE_ONLY).serverTargetQps(500).minDurationMs(20_000);
         final EngineOptions engine = new EngineOptions().serverWait(ServerWaitStrategy.SLEEP)
-            .completionWait(CompletionWaitStrategy.SLEEP).warmupMs(0).completionTimeoutMs(30_000);
+            .completionWait(CompletionWaitStrategy.SLEEP).jitWarmupMs(0).completionTimeoutMs(30_000);
         return new TestRunner(instance.sut(), instance.qsl(), settings, new LogSettings().outputDirectory(out)
             .copySummaryToStdout(false), engine, null, List.of(),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8)).run();

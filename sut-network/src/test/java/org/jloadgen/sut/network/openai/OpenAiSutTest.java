@@ -94,7 +94,7 @@ class OpenAiSutTest
              SutInstance instance = client(server))
         {
             final SystemUnderTest signalling = new Signalling(instance.sut(), server);
-            final EngineOptions engine = new EngineOptions().clock(clock).wallClock(clock).warmupMs(0)
+            final EngineOptions engine = new EngineOptions().clock(clock).wallClock(clock).jitWarmupMs(0)
                 .completionWait(CompletionWaitStrategy.YIELD).latencyHistogram(false);
             final TestSettings settings = new TestSettings().scenario(TestScenario.SINGLE_STREAM)
                 .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).minDurationMs(500).minQueryCount(40)
@@ -131,7 +131,7 @@ class OpenAiSutTest
                 .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(300).minDurationMs(2000)
                 .minQueryCount(100).serverTargetLatencyNs(5_000_000_000L).serverTtftLatencyNs(5_000_000_000L)
                 .serverTpotLatencyNs(5_000_000_000L).accuracyLogProbability(1.0);
-            final EngineOptions engine = new EngineOptions().warmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
                 .completionWait(CompletionWaitStrategy.SLEEP);
             final TestResult result = run(instance.sut(), instance, settings, engine, dir.resolve("server"));
             final MlLogParser detail = MlLogParser.parse(result.detailFile());
@@ -155,7 +155,7 @@ class OpenAiSutTest
         {
             final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
                 .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(100).minDurationMs(30_000);
-            final EngineOptions engine = new EngineOptions().warmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
                 .completionWait(CompletionWaitStrategy.SLEEP);
             final long startNs = System.nanoTime();
             final TestResult result = run(instance.sut(), instance, settings, engine, dir.resolve("failed"));

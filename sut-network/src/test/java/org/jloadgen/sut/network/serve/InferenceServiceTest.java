@@ -94,7 +94,7 @@ class InferenceServiceTest
     {
         final ModelDescriptor d = FashionMnist.prepare(FashionMnist.defaultCacheDir());
         final int bytes = FashionMnist.SIDE * FashionMnist.SIDE;
-        try (FileChannel file = FileChannel.open(d.dataset(), StandardOpenOption.READ))
+        try (FileChannel file = FileChannel.open(d.data().dataset(), StandardOpenOption.READ))
         {
             final ByteBuffer buffer = ByteBuffer.allocate(bytes * count);
             file.read(buffer, FashionMnist.IMAGE_HEADER_BYTES + (long)first * bytes);
