@@ -3,10 +3,7 @@ package org.jloadgen.cli;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
@@ -23,11 +20,9 @@ import org.jloadgen.engine.StartFailureLog;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.spi.DefaultJob;
-import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
 import org.jloadgen.schedule.ReplayQueries;
-import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -60,31 +55,8 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--list-suts", description = "List the installed SUTs and exit.")
     boolean listSuts;
 
-    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE",
-        description = "A SUT option, e.g. --sut-opt service=exponential:200us --sut-opt workers=2. Repeatable.")
-    List<String> sutOptions = new ArrayList<>();
-
-    @Option(names = "--model-file", paramLabel = "FILE", description = "Model for the cpu and tensorrt SUTs (ONNX).")
-    Path modelFile;
-
-    @Option(names = "--dataset", paramLabel = "PATH",
-        description = "Dataset for the cpu and tensorrt SUTs: a .npy, raw file or directory of per-sample files.")
-    Path dataset;
-
-    @Option(names = "--labels", paramLabel = "FILE", description = "Labels of the dataset, for accuracy.")
-    Path labels;
-
-    @Option(names = "--descriptor", paramLabel = "FILE",
-        description = "A descriptor naming model, dataset, labels, shapes and dtypes (cpu and tensorrt SUTs).")
-    Path descriptor;
-
-    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
-        description = "Total sample count of the synthetic sample library (default: ${DEFAULT-VALUE}).")
-    long qslTotal;
-
-    @Option(names = "--qsl-performance", paramLabel = "P",
-        description = "Performance sample count of the synthetic sample library (default: the total).")
-    Long qslPerformance;
+    @Mixin
+    SutCommandOptions sut;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
         description = "Directory for the log files (default: the working directory, as LoadGen).")
@@ -186,19 +158,14 @@ public final class RunCommand implements Callable<Integer>
         {
             return defaultJob(stdout, stderr);
         }
-        final Map<String, SutProvider> providers = providers();
+        final Map<String, SutProvider> providers = SutCommandOptions.providers();
         if (listSuts)
         {
             providers.values().forEach(p -> stdout.println(p.name() + ": " + p.description()));
             return Main.EXIT_VALID;
         }
-        final SutProvider provider = providers.get(sutName);
-        if (provider == null)
-        {
-            throw new IllegalArgumentException("unknown SUT '" + sutName + "'; installed: " + providers.keySet());
-        }
+        final SutProvider provider = SutCommandOptions.provider(sutName);
         final SettingsOptions.Loaded loaded = settings.load(stderr);
-        final Map<String, String> options = sutOptions();
         final ReplayQueries replayTrace = replay == null ? null : ReplayQueries.read(replay);
         final LogSettings logs = new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
             .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
@@ -206,9 +173,8 @@ public final class RunCommand implements Callable<Integer>
         final SutInstance created;
         try
         {
-            created = provider.create(new SutContext(loaded.settings().scenario(), options,
-                replayTrace != null ? Math.max(qslTotal, replayTrace.maxIndex() + 1) : qslTotal,
-                qslPerformance == null ? qslTotal : qslPerformance));
+            created = provider.create(sut.context(loaded.settings().scenario(),
+                replayTrace != null ? replayTrace.maxIndex() + 1 : 0));
         }
         catch (final Exception ex)
         {
@@ -239,28 +205,6 @@ public final class RunCommand implements Callable<Integer>
             final TestResult result = runAbortable(runner, null, !quiet);
             return report(result, instance, stdout);
         }
-    }
-
-    private Map<String, String> sutOptions()
-    {
-        final Map<String, String> options = SutOptions.pairs(sutOptions);
-        if (modelFile != null)
-        {
-            options.put("model-file", modelFile.toString());
-        }
-        if (dataset != null)
-        {
-            options.put("dataset", dataset.toString());
-        }
-        if (labels != null)
-        {
-            options.put("labels", labels.toString());
-        }
-        if (descriptor != null)
-        {
-            options.put("descriptor", descriptor.toString());
-        }
-        return options;
     }
 
     /**
@@ -370,16 +314,6 @@ public final class RunCommand implements Callable<Integer>
             return Main.EXIT_VALID;
         }
         return result.valid() ? Main.EXIT_VALID : Main.EXIT_INVALID;
-    }
-
-    private static Map<String, SutProvider> providers()
-    {
-        final Map<String, SutProvider> providers = new LinkedHashMap<>();
-        for (final SutProvider p : ServiceLoader.load(SutProvider.class))
-        {
-            providers.put(p.name(), p);
-        }
-        return providers;
     }
 
     private static int defaultJob(final PrintStream stdout, final PrintStream stderr) throws Exception

@@ -8,6 +8,7 @@ import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.sut.network.SlotPool;
 import org.jloadgen.sut.network.kserve.InferResponseScanner;
 
 /**
@@ -16,7 +17,7 @@ import org.jloadgen.sut.network.kserve.InferResponseScanner;
  * The issuing thread takes a free slot, starts its call and forgets it; gRPC's transport thread runs the listener,
  * completes the sample on the engine's {@link ResponseSink} and frees the slot.
  */
-final class InferCall extends ClientCall.Listener<InputStream>
+final class InferCall extends ClientCall.Listener<InputStream> implements SlotPool.Slot
 {
     private final Node node;
     private final NetworkSut sut;
@@ -76,8 +77,8 @@ final class InferCall extends ClientCall.Listener<InputStream>
         {
             // Not started, so no listener callback will come: free the slot here.
             startNs = 0;
-            sut.callFailed(node, "the client could not start a call: " + ex);
-            node.release(this);
+            sut.monitor().requestFailed(node, "the client could not start a call: " + ex);
+            node.pool().release(this);
             return;
         }
         try
@@ -93,10 +94,8 @@ final class InferCall extends ClientCall.Listener<InputStream>
         }
     }
 
-    /**
-     * @return when the current call started ({@code System.nanoTime()}), or 0 when the slot is free.
-     */
-    long startNs()
+    @Override
+    public long startNs()
     {
         return startNs;
     }
@@ -110,7 +109,7 @@ final class InferCall extends ClientCall.Listener<InputStream>
             if (scanner.scan(response, length))
             {
                 answered = true;
-                sut.sink().complete(responseId, response, scanner.dataOffset(), scanner.dataLength(), 0L);
+                sut.monitor().sink().complete(responseId, response, scanner.dataOffset(), scanner.dataLength(), 0L);
             }
             else
             {
@@ -133,18 +132,18 @@ final class InferCall extends ClientCall.Listener<InputStream>
         {
             if (answered && status.isOk())
             {
-                node.answered();
+                node.pool().answered();
             }
             else
             {
-                sut.callFailed(node, protocolError != null ? protocolError
+                sut.monitor().requestFailed(node, protocolError != null ? protocolError
                     : status.isOk() ? "closed the call without an answer" : NetworkSut.describe(status));
             }
         }
         finally
         {
             startNs = 0;
-            node.release(this);
+            node.pool().release(this);
         }
     }
 

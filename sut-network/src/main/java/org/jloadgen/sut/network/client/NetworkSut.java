@@ -3,7 +3,6 @@ package org.jloadgen.sut.network.client;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
@@ -12,6 +11,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.sut.network.FleetMonitor;
 import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
 import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
 
@@ -38,11 +38,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     private final NetworkQsl qsl;
     private final NetworkSutOptions options;
     private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
-    private final AtomicBoolean failed = new AtomicBoolean();
-    private final Thread watchdog;
-    private volatile ResponseSink sink;
-    private volatile boolean closed;
-    private volatile String failure;
+    private final FleetMonitor monitor;
     /** Issuing thread only. */
     private int nextNode;
 
@@ -59,14 +55,11 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         for (int i = 0; i < nodes.length; i++)
         {
             final Cluster.Member m = members.get(i);
-            nodes[i] = new Node(m.endpoint(), m.channels(), options.inFlight(), this, output);
-            nodes[i].name(m.serverName());
+            nodes[i] = new Node(m.endpoint(), m.serverName(), m.channels(), options.inFlight(), this, output);
         }
         this.qsl = qsl;
         this.options = options;
-        this.watchdog = new Thread(this::watch, "jloadgen-network-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        this.monitor = new FleetMonitor(List.of(nodes), options.requestTimeoutMs(), "jloadgen-network-watchdog");
     }
 
     /**
@@ -91,10 +84,9 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
             }
             catch (final StatusRuntimeException ex)
             {
-                throw new java.io.UncheckedIOException(new java.io.IOException("node " + node.describe()
+                throw new java.io.UncheckedIOException(new java.io.IOException(node.describe()
                     + " did not answer ServerMetadata: " + describe(ex.getStatus()), ex));
             }
-            node.name(name);
             b.append(i == 0 ? "" : ", ").append(name).append('@').append(node.endpoint());
         }
         return b.toString();
@@ -103,10 +95,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     @Override
     public void issueQuery(final QuerySamples samples, final ResponseSink sink)
     {
-        if (this.sink != sink)
-        {
-            this.sink = sink;
-        }
+        monitor.sink(sink);
         final NetworkQsl library = qsl;
         final MemorySegment memory = library.memory();
         final int n = samples.size();
@@ -129,7 +118,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         final IdleStrategy idle = waitIdle;
         while (true)
         {
-            if (failure != null)
+            if (monitor.failure() != null)
             {
                 return null;
             }
@@ -152,7 +141,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         {
             final Node node = all[at];
             at = at + 1 == all.length ? 0 : at + 1;
-            final InferCall call = node.take();
+            final InferCall call = node.pool().take();
             if (call != null)
             {
                 nextNode = at;
@@ -172,7 +161,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         int bestAt = start;
         for (int k = 0, at = start; k < all.length; k++, at = at + 1 == all.length ? 0 : at + 1)
         {
-            final int free = all[at].freeSlots();
+            final int free = all[at].pool().freeSlots();
             if (free > bestFree)
             {
                 best = all[at];
@@ -185,7 +174,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
             return null;
         }
         nextNode = bestAt + 1 == all.length ? 0 : bestAt + 1;
-        return best.take();
+        return best.pool().take();
     }
 
     @Override
@@ -195,41 +184,11 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     }
 
     /**
-     * @return the engine's sink.
+     * @return what watches the nodes and fails the run.
      */
-    ResponseSink sink()
+    FleetMonitor monitor()
     {
-        return sink;
-    }
-
-    /**
-     * Reports a failed call: the first failure fails the run with the node's name and what was lost; later ones
-     * are counted. Transport or watchdog threads.
-     *
-     * @param node   the node.
-     * @param reason what happened.
-     */
-    void callFailed(final Node node, final String reason)
-    {
-        node.failed();
-        // This call is counted as failed already; the node's other calls in flight are lost with it.
-        reportFailure(node, reason, node.inFlight() + 1);
-    }
-
-    private void reportFailure(final Node node, final String reason, final long lost)
-    {
-        if (failed.compareAndSet(false, true))
-        {
-            final String message = "node " + node.describe() + " failed: " + reason + "; " + lost + " sample"
-                + (lost == 1 ? "" : "s") + " in flight on it lost (" + node.sent() + " sent to it, "
-                + node.answeredCount() + " answered)";
-            failure = message;
-            final ResponseSink s = sink;
-            if (s != null)
-            {
-                s.fail(new NodeFailureException(message));
-            }
-        }
+        return monitor;
     }
 
     /**
@@ -237,7 +196,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
      */
     public String failure()
     {
-        return failure;
+        return monitor.failure();
     }
 
     /**
@@ -245,52 +204,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
      */
     public String describeNodes()
     {
-        final StringBuilder b = new StringBuilder();
-        for (final Node node : nodes)
-        {
-            b.append(b.isEmpty() ? "" : "\n").append("node ").append(node.describe()).append(": ")
-                .append(node.sent()).append(" sent, ").append(node.answeredCount()).append(" answered, ")
-                .append(node.failedCount()).append(" failed");
-        }
-        return b.toString();
-    }
-
-    /**
-     * @return the nodes' endpoints in the order given.
-     */
-    public List<String> endpoints()
-    {
-        return java.util.Arrays.stream(nodes).map(Node::endpoint).toList();
-    }
-
-    private void watch()
-    {
-        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(options.requestTimeoutMs());
-        final long periodMs = Math.max(1, Math.min(100, options.requestTimeoutMs() / 4));
-        while (!closed)
-        {
-            try
-            {
-                Thread.sleep(periodMs);
-            }
-            catch (final InterruptedException ex)
-            {
-                return;
-            }
-            final long nowNs = System.nanoTime();
-            for (final Node node : nodes)
-            {
-                for (final InferCall call : node.calls())
-                {
-                    final long startNs = call.startNs();
-                    if (startNs != 0 && nowNs - startNs > timeoutNs && !failed.get())
-                    {
-                        reportFailure(node, "no answer within " + options.requestTimeoutMs() + " ms (timeout-ms)",
-                            node.inFlight());
-                    }
-                }
-            }
-        }
+        return monitor.describeMembers();
     }
 
     /**
@@ -322,8 +236,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     @Override
     public void close()
     {
-        closed = true;
-        watchdog.interrupt();
+        monitor.close();
         try
         {
             for (final Node node : nodes)
@@ -334,19 +247,6 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         finally
         {
             qsl.close();
-        }
-    }
-
-    /**
-     * A node failed: its message names the node and what was lost.
-     */
-    static final class NodeFailureException extends RuntimeException
-    {
-        private static final long serialVersionUID = 1L;
-
-        NodeFailureException(final String message)
-        {
-            super(message, null, false, false);
         }
     }
 }

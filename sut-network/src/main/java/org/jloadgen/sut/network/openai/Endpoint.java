@@ -1,23 +1,18 @@
 package org.jloadgen.sut.network.openai;
 
 import java.net.URI;
-import java.util.concurrent.atomic.AtomicLong;
 
-import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+import org.jloadgen.sut.network.FleetMonitor;
+import org.jloadgen.sut.network.SlotPool;
 
 /**
- * One OpenAI-compatible server: its stream slots, their free list and its counters. The issuing thread takes free
- * slots; the HTTP client's threads give them back.
+ * One OpenAI-compatible server: its base URL and its stream slots.
  */
-final class Endpoint
+final class Endpoint implements FleetMonitor.Member
 {
     private final int number;
     private final URI url;
-    private final StreamCall[] calls;
-    private final ManyToOneConcurrentArrayQueue<StreamCall> free;
-    private final AtomicLong answered = new AtomicLong();
-    private final AtomicLong failed = new AtomicLong();
-    private volatile long sent;
+    private final SlotPool<StreamCall> pool;
 
     /**
      * @param number   the server's position in {@code url=}.
@@ -29,81 +24,34 @@ final class Endpoint
     {
         this.number = number;
         this.url = url;
-        this.calls = new StreamCall[inFlight];
-        // Agrona queues hold at least two entries; the slots, not the queue, bound what is in flight.
-        this.free = new ManyToOneConcurrentArrayQueue<>(Math.max(2, inFlight));
-        for (int i = 0; i < inFlight; i++)
-        {
-            calls[i] = new StreamCall(this, sut);
-            free.offer(calls[i]);
-        }
+        this.pool = new SlotPool<>(inFlight, i -> new StreamCall(this, sut));
     }
 
+    /**
+     * @return the server's position in {@code url=}.
+     */
     int number()
     {
         return number;
     }
 
+    /**
+     * @return its base URL.
+     */
     URI url()
     {
         return url;
     }
 
-    /**
-     * @return a free slot, or {@code null}. Issuing thread.
-     */
-    StreamCall take()
+    @Override
+    public String describe()
     {
-        final StreamCall call = free.poll();
-        if (call != null)
-        {
-            sent++;
-        }
-        return call;
+        return "server " + url;
     }
 
-    int freeSlots()
+    @Override
+    public SlotPool<StreamCall> pool()
     {
-        return free.size();
-    }
-
-    void release(final StreamCall call)
-    {
-        free.offer(call);
-    }
-
-    void answered()
-    {
-        answered.incrementAndGet();
-    }
-
-    void failed()
-    {
-        failed.incrementAndGet();
-    }
-
-    long sent()
-    {
-        return sent;
-    }
-
-    long answeredCount()
-    {
-        return answered.get();
-    }
-
-    long failedCount()
-    {
-        return failed.get();
-    }
-
-    long inFlight()
-    {
-        return sent - answered.get() - failed.get();
-    }
-
-    StreamCall[] calls()
-    {
-        return calls;
+        return pool;
     }
 }

@@ -10,8 +10,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
@@ -21,6 +19,7 @@ import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.sut.network.FleetMonitor;
 
 /**
  * A Network SUT of OpenAI-compatible LLM servers (vLLM, TGI, SGLang...): each sample is one streaming
@@ -44,11 +43,8 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     private final HttpClient client;
     private final Endpoint[] endpoints;
     private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
-    private final AtomicBoolean failed = new AtomicBoolean();
-    private final Thread watchdog;
-    private volatile ResponseSink sink;
-    private volatile String failure;
-    private volatile boolean closed;
+    private final FleetMonitor monitor;
+    /** Issuing thread only. */
     private int nextEndpoint;
 
     /**
@@ -67,9 +63,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
         {
             endpoints[i] = new Endpoint(i, urls.get(i), options.inFlight(), this);
         }
-        this.watchdog = new Thread(this::watch, "jloadgen-openai-watchdog");
-        watchdog.setDaemon(true);
-        watchdog.start();
+        this.monitor = new FleetMonitor(List.of(endpoints), options.requestTimeoutMs(), "jloadgen-openai-watchdog");
     }
 
     /**
@@ -122,7 +116,8 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new IllegalArgumentException("server " + url + " is not reachable: " + describe(ex), ex);
+            throw new IllegalArgumentException("server " + url + " is not reachable: " + FleetMonitor.describe(ex),
+                ex);
         }
         catch (final InterruptedException ex)
         {
@@ -203,10 +198,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     @Override
     public void issueQuery(final QuerySamples samples, final ResponseSink sink)
     {
-        if (this.sink != sink)
-        {
-            this.sink = sink;
-        }
+        monitor.sink(sink);
         final int n = samples.size();
         for (int i = 0; i < n; i++)
         {
@@ -224,7 +216,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
         final IdleStrategy idle = waitIdle;
         while (true)
         {
-            if (failure != null)
+            if (monitor.failure() != null)
             {
                 return null;
             }
@@ -234,7 +226,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
             int bestFree = 0;
             for (int k = 0, at = nextEndpoint; k < all.length; k++, at = at + 1 == all.length ? 0 : at + 1)
             {
-                final int free = all[at].freeSlots();
+                final int free = all[at].pool().freeSlots();
                 if (free > bestFree)
                 {
                     best = all[at];
@@ -243,7 +235,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
             }
             if (best != null)
             {
-                final StreamCall call = best.take();
+                final StreamCall call = best.pool().take();
                 if (call != null)
                 {
                     nextEndpoint = best.number() + 1 == all.length ? 0 : best.number() + 1;
@@ -261,41 +253,20 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
         // Every prompt went out when it was issued.
     }
 
-    ResponseSink sink()
-    {
-        return sink;
-    }
-
+    /**
+     * @return the HTTP client the streams use.
+     */
     HttpClient client()
     {
         return client;
     }
 
     /**
-     * The first failure fails the run with the server's URL and what was lost. HTTP client or watchdog threads.
-     *
-     * @param endpoint the server.
-     * @param reason   what happened.
+     * @return what watches the servers and fails the run.
      */
-    void streamFailed(final Endpoint endpoint, final String reason)
+    FleetMonitor monitor()
     {
-        report(endpoint, reason, endpoint.inFlight() + 1);
-    }
-
-    private void report(final Endpoint endpoint, final String reason, final long lost)
-    {
-        if (failed.compareAndSet(false, true))
-        {
-            final String message = "server " + endpoint.url() + " failed: " + reason + "; " + lost + " sample"
-                + (lost == 1 ? "" : "s") + " in flight on it lost (" + endpoint.sent() + " sent to it, "
-                + endpoint.answeredCount() + " answered)";
-            failure = message;
-            final ResponseSink s = sink;
-            if (s != null)
-            {
-                s.fail(new IllegalStateException(message));
-            }
-        }
+        return monitor;
     }
 
     /**
@@ -303,7 +274,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
      */
     public String failure()
     {
-        return failure;
+        return monitor.failure();
     }
 
     /**
@@ -311,60 +282,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
      */
     public String describeServers()
     {
-        final StringBuilder b = new StringBuilder();
-        for (final Endpoint e : endpoints)
-        {
-            b.append(b.isEmpty() ? "" : "\n").append("server ").append(e.url()).append(": ").append(e.sent())
-                .append(" sent, ").append(e.answeredCount()).append(" answered, ").append(e.failedCount())
-                .append(" failed");
-        }
-        return b.toString();
-    }
-
-    private void watch()
-    {
-        final long timeoutNs = TimeUnit.MILLISECONDS.toNanos(options.requestTimeoutMs());
-        final long periodMs = Math.max(1, Math.min(100, options.requestTimeoutMs() / 4));
-        while (!closed)
-        {
-            try
-            {
-                Thread.sleep(periodMs);
-            }
-            catch (final InterruptedException ex)
-            {
-                return;
-            }
-            final long nowNs = System.nanoTime();
-            for (final Endpoint e : endpoints)
-            {
-                for (final StreamCall call : e.calls())
-                {
-                    final long startNs = call.startNs();
-                    if (startNs != 0 && nowNs - startNs > timeoutNs && !failed.get())
-                    {
-                        report(e, "a stream did not finish within " + options.requestTimeoutMs() + " ms (timeout-ms)",
-                            e.inFlight());
-                    }
-                }
-            }
-        }
-    }
-
-    /**
-     * @param t a failure.
-     * @return its class and message, and its root cause's.
-     */
-    static String describe(final Throwable t)
-    {
-        Throwable root = t;
-        while (root.getCause() != null && root.getCause() != root)
-        {
-            root = root.getCause();
-        }
-        final String self = t.getClass().getSimpleName() + (t.getMessage() == null ? "" : ": " + t.getMessage());
-        return root == t ? self : self + " (" + root.getClass().getSimpleName()
-            + (root.getMessage() == null ? "" : ": " + root.getMessage()) + ")";
+        return monitor.describeMembers();
     }
 
     /**
@@ -373,8 +291,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     @Override
     public void close()
     {
-        closed = true;
-        watchdog.interrupt();
+        monitor.close();
         client.shutdownNow();
     }
 }

@@ -11,6 +11,9 @@ import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Flow;
 import java.util.function.BiConsumer;
 
+import org.jloadgen.sut.network.FleetMonitor;
+import org.jloadgen.sut.network.SlotPool;
+
 /**
  * One stream slot of a server: at most one streaming request at a time, its server-sent events read as they
  * arrive, on the HTTP client's thread: the first event that carries generated text records the first token
@@ -19,7 +22,7 @@ import java.util.function.BiConsumer;
  * number of text events). Buffers and parser are reused from request to request.
  */
 final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.BodySubscriber<Void>,
-    BiConsumer<HttpResponse<Void>, Throwable>
+    BiConsumer<HttpResponse<Void>, Throwable>, SlotPool.Slot
 {
     /** Bytes of an error answer kept for the message. */
     static final int ERROR_BODY_MAX = 2048;
@@ -77,7 +80,8 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
         return endpoint;
     }
 
-    long startNs()
+    @Override
+    public long startNs()
     {
         return startNs;
     }
@@ -177,7 +181,7 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             if (!firstToken)
             {
                 firstToken = true;
-                sut.sink().firstToken(responseId, 0L, 0L);
+                sut.monitor().sink().firstToken(responseId, 0L, 0L);
             }
             contentEvents++;
             appendText(content);
@@ -202,8 +206,8 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             return;
         }
         finished = true;
-        endpoint.answered();
-        sut.sink().complete(responseId, text, 0, textLength, usageTokens >= 0 ? usageTokens : contentEvents);
+        endpoint.pool().answered();
+        sut.monitor().sink().complete(responseId, text, 0, textLength, usageTokens >= 0 ? usageTokens : contentEvents);
     }
 
     private void fail(final String reason)
@@ -213,14 +217,13 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             return;
         }
         finished = true;
-        endpoint.failed();
-        sut.streamFailed(endpoint, reason);
+        sut.monitor().requestFailed(endpoint, reason);
     }
 
     @Override
     public void onError(final Throwable throwable)
     {
-        fail("broke off the stream: " + OpenAiSut.describe(throwable));
+        fail("broke off the stream: " + FleetMonitor.describe(throwable));
         body.completeExceptionally(throwable);
     }
 
@@ -257,9 +260,9 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     {
         if (failure != null)
         {
-            fail("did not answer: " + OpenAiSut.describe(failure));
+            fail("did not answer: " + FleetMonitor.describe(failure));
         }
         startNs = 0;
-        endpoint.release(this);
+        endpoint.pool().release(this);
     }
 }

@@ -9,11 +9,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -25,12 +20,13 @@ import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.cli.Main;
-import org.jloadgen.spi.SutContext;
+import org.jloadgen.cli.SutCommandOptions;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
 import org.jloadgen.sut.network.kserve.Datatypes;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -55,31 +51,12 @@ public final class ServeCommand implements Callable<Integer>
         description = "The SUT to serve (cpu, synthetic, null...; `jloadgen run --list-suts` lists them).")
     String sutName;
 
-    @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", description = "A SUT option, as for jloadgen run. "
-        + "Repeatable.")
-    List<String> sutOptions = new ArrayList<>();
-
-    @Option(names = "--model-file", paramLabel = "FILE", description = "Model for the cpu SUT (ONNX).")
-    Path modelFile;
-
-    @Option(names = "--dataset", paramLabel = "PATH",
-        description = "The served SUT's dataset: only its sample type and size matter, the samples served are the "
-            + "ones received.")
-    Path dataset;
-
-    @Option(names = "--labels", paramLabel = "FILE", description = "Labels of the dataset (cpu SUT).")
-    Path labels;
-
-    @Option(names = "--descriptor", paramLabel = "FILE", description = "A cpu SUT descriptor.")
-    Path descriptor;
+    @Mixin
+    SutCommandOptions sutOptions;
 
     @Option(names = "--scenario", paramLabel = "SCENARIO", defaultValue = "Server",
         description = "Scenario whose batching defaults the SUT takes (default: ${DEFAULT-VALUE}).")
     String scenario;
-
-    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
-        description = "Sample count of a synthetic sample library (null, synthetic SUTs; default: ${DEFAULT-VALUE}).")
-    long qslTotal;
 
     @Option(names = "--host", paramLabel = "ADDRESS", defaultValue = "0.0.0.0",
         description = "Address to listen on (default: ${DEFAULT-VALUE}, every interface).")
@@ -149,8 +126,7 @@ public final class ServeCommand implements Callable<Integer>
         final SutInstance instance;
         try
         {
-            instance = provider.create(new SutContext(TestScenario.fromLogName(scenario), sutOptions(), qslTotal,
-                qslTotal));
+            instance = provider.create(sutOptions.context(TestScenario.fromLogName(scenario), 0));
         }
         catch (final IllegalArgumentException ex)
         {
@@ -259,51 +235,15 @@ public final class ServeCommand implements Callable<Integer>
         return (int)Math.max(1, Math.min(SLOTS_DEFAULT, SLOTS_BYTES_DEFAULT / model.sampleBytes()));
     }
 
-    private Map<String, String> sutOptions()
-    {
-        final Map<String, String> options = new LinkedHashMap<>();
-        for (final String kv : sutOptions)
-        {
-            final int eq = kv.indexOf('=');
-            if (eq <= 0)
-            {
-                throw new IllegalArgumentException("--sut-opt needs KEY=VALUE, got '" + kv + "'");
-            }
-            options.put(kv.substring(0, eq).trim(), kv.substring(eq + 1).trim());
-        }
-        putIfGiven(options, "model-file", modelFile);
-        putIfGiven(options, "dataset", dataset);
-        putIfGiven(options, "labels", labels);
-        putIfGiven(options, "descriptor", descriptor);
-        return options;
-    }
-
-    private static void putIfGiven(final Map<String, String> options, final String key, final Path value)
-    {
-        if (value != null)
-        {
-            options.put(key, value.toString());
-        }
-    }
-
     private static SutProvider provider(final String name)
     {
-        final Map<String, SutProvider> providers = new LinkedHashMap<>();
-        for (final SutProvider p : ServiceLoader.load(SutProvider.class))
+        if (name.equals(org.jloadgen.sut.network.client.NetworkSutProvider.NAME)
+            || name.equals(org.jloadgen.sut.network.openai.OpenAiSutProvider.NAME))
         {
-            providers.put(p.name(), p);
+            throw new IllegalArgumentException("serving the " + name + " SUT would make this node a proxy for other "
+                + "servers; serve a SUT that runs here: " + SutCommandOptions.providers().keySet());
         }
-        if (name.equals(org.jloadgen.sut.network.client.NetworkSutProvider.NAME))
-        {
-            throw new IllegalArgumentException("serving the network SUT would make this node a proxy for others; "
-                + "serve a SUT that runs here: " + providers.keySet());
-        }
-        final SutProvider provider = providers.get(name);
-        if (provider == null)
-        {
-            throw new IllegalArgumentException("unknown SUT '" + name + "'; installed: " + providers.keySet());
-        }
-        return provider;
+        return SutCommandOptions.provider(name);
     }
 
     private static long[] parseShape(final String text)

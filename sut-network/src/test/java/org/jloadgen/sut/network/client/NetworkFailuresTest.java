@@ -25,7 +25,7 @@ import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.log.MlLogParser;
 import org.jloadgen.spi.SutContext;
-import org.jloadgen.sut.network.Cli;
+import org.jloadgen.testing.CliRun;
 import org.jloadgen.sut.network.ServeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -151,7 +151,7 @@ class NetworkFailuresTest
         try (ServeProcess a = ServeProcess.start(dir, "node-a", "--sut", "null"))
         {
             final Path out = dir.resolve("never-up");
-            final Cli cli = Cli.run("run", "--sut", "network", "--sut-opt", "endpoints=" + a.endpoint()
+            final CliRun cli = CliRun.of("run", "--sut", "network", "--sut-opt", "endpoints=" + a.endpoint()
                 + ",127.0.0.1:" + closedPort, "--sut-opt", "model=null", "--sut-opt", "connect-timeout-ms=500",
                 "--scenario", "Server", "--out", out.toString());
             assertEquals(2, cli.exitCode(), cli::toString);
@@ -168,7 +168,7 @@ class NetworkFailuresTest
     {
         try (ServeProcess a = ServeProcess.start(dir, "node-a", "--sut", "null"))
         {
-            final Cli cli = Cli.run("run", "--sut", "network", "--sut-opt", "endpoints=" + a.endpoint(),
+            final CliRun cli = CliRun.of("run", "--sut", "network", "--sut-opt", "endpoints=" + a.endpoint(),
                 "--sut-opt", "model=resnet50", "--scenario", "Offline", "--out", dir.resolve("model").toString());
             assertEquals(2, cli.exitCode(), cli::toString);
             assertTrue(cli.err().contains("node 'node-a' (" + a.endpoint() + ") does not serve model 'resnet50': "

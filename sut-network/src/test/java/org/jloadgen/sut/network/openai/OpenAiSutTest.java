@@ -129,8 +129,8 @@ class OpenAiSutTest
         {
             final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
                 .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(300).minDurationMs(2000)
-                .minQueryCount(100).serverTargetLatencyNs(5_000_000_000L).serverTtftLatencyNs(5_000_000_000L)
-                .serverTpotLatencyNs(5_000_000_000L).accuracyLogProbability(1.0);
+                .minQueryCount(100).serverTargetLatencyNs(60_000_000_000L).serverTtftLatencyNs(60_000_000_000L)
+                .serverTpotLatencyNs(60_000_000_000L).accuracyLogProbability(1.0);
             final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
                 .completionWait(CompletionWaitStrategy.SLEEP);
             final TestResult result = run(instance.sut(), instance, settings, engine, dir.resolve("server"));

@@ -1,0 +1,153 @@
+package org.jloadgen.sut.network;
+
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+
+import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
+
+/**
+ * The in-flight slots of one server of a fleet: a fixed set of reusable request slots, their free list and the
+ * server's counters. The issuing thread takes free slots ({@link #take}); the transport's threads give them back
+ * ({@link #release}) and count the outcome. No allocation after construction.
+ *
+ * @param <S> the slot type.
+ */
+public final class SlotPool<S extends SlotPool.Slot>
+{
+    /**
+     * A reusable request slot.
+     */
+    public interface Slot
+    {
+        /**
+         * @return when its current request started ({@code System.nanoTime()}), or 0 while it is free.
+         */
+        long startNs();
+    }
+
+    private final Slot[] slots;
+    private final ManyToOneConcurrentArrayQueue<S> free;
+    private final AtomicLong answered = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
+    private volatile long sent;
+
+    /**
+     * @param count   slots, the most requests in flight at once.
+     * @param factory makes slot {@code i}.
+     */
+    public SlotPool(final int count, final Function<Integer, S> factory)
+    {
+        this.slots = new Slot[count];
+        // Agrona queues hold at least two entries; the slots, not the queue, bound what is in flight.
+        this.free = new ManyToOneConcurrentArrayQueue<>(Math.max(2, count));
+        for (int i = 0; i < count; i++)
+        {
+            final S slot = factory.apply(i);
+            slots[i] = slot;
+            free.offer(slot);
+        }
+    }
+
+    /**
+     * @return a free slot, counted as sent, or {@code null} when all are in flight. Issuing thread only.
+     */
+    public S take()
+    {
+        final S slot = free.poll();
+        if (slot != null)
+        {
+            sent++;
+        }
+        return slot;
+    }
+
+    /**
+     * @param slot a slot whose request is over. Any thread.
+     */
+    public void release(final S slot)
+    {
+        free.offer(slot);
+    }
+
+    /**
+     * @return slots free now (approximate while requests complete).
+     */
+    public int freeSlots()
+    {
+        return free.size();
+    }
+
+    /**
+     * Counts an answered request.
+     */
+    public void answered()
+    {
+        answered.incrementAndGet();
+    }
+
+    /**
+     * Counts a failed request.
+     */
+    public void failed()
+    {
+        failed.incrementAndGet();
+    }
+
+    /**
+     * @return requests sent.
+     */
+    public long sent()
+    {
+        return sent;
+    }
+
+    /**
+     * @return requests answered.
+     */
+    public long answeredCount()
+    {
+        return answered.get();
+    }
+
+    /**
+     * @return requests failed.
+     */
+    public long failedCount()
+    {
+        return failed.get();
+    }
+
+    /**
+     * @return requests sent and neither answered nor failed yet.
+     */
+    public long inFlight()
+    {
+        return sent - answered.get() - failed.get();
+    }
+
+    /**
+     * @return e.g. {@code 1200 sent, 1180 answered, 0 failed}.
+     */
+    public String describeCounts()
+    {
+        return sent() + " sent, " + answeredCount() + " answered, " + failedCount() + " failed";
+    }
+
+    /**
+     * @param nowNs     {@code System.nanoTime()}.
+     * @param timeoutNs how long a request may take.
+     * @return whether a request has been in flight longer than that.
+     */
+    public boolean anyOlderThan(final long nowNs, final long timeoutNs)
+    {
+        for (final Slot slot : slots)
+        {
+            final long startNs = slot.startNs();
+            if (startNs != 0 && nowNs - startNs > timeoutNs)
+            {
+                return true;
+            }
+        }
+        return false;
+    }
+}
