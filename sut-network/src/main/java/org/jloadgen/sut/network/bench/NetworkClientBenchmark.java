@@ -89,7 +89,8 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         description = "JVM flags of the node started here, e.g. '-XX:ActiveProcessorCount=2'.")
     String serverJvmOpts;
 
-    @Option(names = "--out", defaultValue = "out/bench-network", description = "Log folder (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--out", defaultValue = "out/bench-network",
+        description = "Log folder (default: ${DEFAULT-VALUE}).")
     Path out;
 
     /**

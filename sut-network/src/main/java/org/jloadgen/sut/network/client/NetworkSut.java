@@ -1,5 +1,7 @@
 package org.jloadgen.sut.network.client;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.foreign.MemorySegment;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -71,7 +73,8 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     public String name()
     {
         final StringBuilder b = new StringBuilder("JLoadGen Network SUT (KServe v2 gRPC) model ")
-            .append(options.model()).append(" on ").append(nodes.length).append(nodes.length == 1 ? " node: " : " nodes: ");
+            .append(options.model()).append(" on ").append(nodes.length)
+            .append(nodes.length == 1 ? " node: " : " nodes: ");
         for (int i = 0; i < nodes.length; i++)
         {
             final Node node = nodes[i];
@@ -84,8 +87,8 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
             }
             catch (final StatusRuntimeException ex)
             {
-                throw new java.io.UncheckedIOException(new java.io.IOException(node.describe()
-                    + " did not answer ServerMetadata: " + describe(ex.getStatus()), ex));
+                throw new UncheckedIOException(new IOException(node.describe() + " did not answer ServerMetadata: "
+                    + describe(ex.getStatus()), ex));
             }
             b.append(i == 0 ? "" : ", ").append(name).append('@').append(node.endpoint());
         }
