@@ -62,6 +62,12 @@ public final class FleetMonitor implements AutoCloseable
         if (sink != value)
         {
             sink = value;
+            final String earlier = failure;
+            if (earlier != null)
+            {
+                // A server failed before the run began (a stream that closed): the engine hears of it now.
+                value.fail(new ServerFailureException(earlier));
+            }
         }
     }
 
@@ -92,6 +98,18 @@ public final class FleetMonitor implements AutoCloseable
         member.pool().failed();
         // This request is counted as failed already; the server's other requests in flight are lost with it.
         report(member, reason, member.pool().inFlight() + 1);
+    }
+
+    /**
+     * Fails the run if this is the first failure, without counting a failed request: the server broke something
+     * shared (a stream), and every request in flight on it is lost.
+     *
+     * @param member the server.
+     * @param reason what happened.
+     */
+    public void serverFailed(final Member member, final String reason)
+    {
+        report(member, reason, member.pool().inFlight());
     }
 
     private void report(final Member member, final String reason, final long lost)

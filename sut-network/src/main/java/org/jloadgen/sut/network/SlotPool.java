@@ -1,7 +1,9 @@
 package org.jloadgen.sut.network;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.function.Function;
+import java.util.function.IntFunction;
 
 import org.agrona.concurrent.ManyToOneConcurrentArrayQueue;
 
@@ -25,7 +27,7 @@ public final class SlotPool<S extends SlotPool.Slot>
         long startNs();
     }
 
-    private final Slot[] slots;
+    private final List<S> slots;
     private final ManyToOneConcurrentArrayQueue<S> free;
     private final AtomicLong answered = new AtomicLong();
     private final AtomicLong failed = new AtomicLong();
@@ -35,17 +37,26 @@ public final class SlotPool<S extends SlotPool.Slot>
      * @param count   slots, the most requests in flight at once.
      * @param factory makes slot {@code i}.
      */
-    public SlotPool(final int count, final Function<Integer, S> factory)
+    public SlotPool(final int count, final IntFunction<S> factory)
     {
-        this.slots = new Slot[count];
+        this.slots = new ArrayList<>(count);
         // Agrona queues hold at least two entries; the slots, not the queue, bound what is in flight.
         this.free = new ManyToOneConcurrentArrayQueue<>(Math.max(2, count));
         for (int i = 0; i < count; i++)
         {
             final S slot = factory.apply(i);
-            slots[i] = slot;
+            slots.add(slot);
             free.offer(slot);
         }
+    }
+
+    /**
+     * @param index a slot's number, as its factory got it.
+     * @return the slot, or {@code null} when there is no such slot.
+     */
+    public S slot(final long index)
+    {
+        return index >= 0 && index < slots.size() ? slots.get((int)index) : null;
     }
 
     /**
@@ -140,9 +151,9 @@ public final class SlotPool<S extends SlotPool.Slot>
      */
     public boolean anyOlderThan(final long nowNs, final long timeoutNs)
     {
-        for (final Slot slot : slots)
+        for (int i = 0; i < slots.size(); i++)
         {
-            final long startNs = slot.startNs();
+            final long startNs = slots.get(i).startNs();
             if (startNs != 0 && nowNs - startNs > timeoutNs)
             {
                 return true;

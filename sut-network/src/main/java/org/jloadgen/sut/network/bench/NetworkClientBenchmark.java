@@ -48,13 +48,14 @@ import picocli.CommandLine.Option;
  * against a {@code jloadgen serve --sut null} node over loopback (started here in its own JVM, or given with
  * {@code --endpoint}), it measures
  * <ol>
- * <li>throughput: a JLoadGen Offline run through {@code --sut network} and a bare grpc-java loop (the generated
+ * <li>throughput: JLoadGen Offline runs through {@code --sut network} (a {@code ModelInfer} call per request, and
+ * {@code stream=true}: messages on one {@code ModelStreamInfer} stream) and a bare grpc-java loop (the generated
  * async stub, one prebuilt request message, the same number of calls in flight), each as requests/s and as
  * requests per second of this process's CPU time (requests/s per client core);</li>
- * <li>latency: a JLoadGen Server run at {@code --server-qps} and the bare loop sending at the same rate on a
+ * <li>latency: JLoadGen Server runs at {@code --server-qps} and the bare loop sending at the same rate on a
  * Poisson schedule, each as p50/p99 latency from the scheduled time; the difference is what the client adds.</li>
  * </ol>
- * Rounds alternate the two clients so that a drift in machine load hits both alike.
+ * Rounds rotate the clients' order so that a drift in machine load hits them alike.
  */
 @Command(name = "network-client-benchmark", mixinStandardHelpOptions = true,
     description = "Requests/s per client core and p99 latency of --sut network vs a bare grpc-java loop, against a "
@@ -148,52 +149,52 @@ public final class NetworkClientBenchmark implements Callable<Integer>
             }
             console.printf(Locale.ROOT, "machine: %d CPUs, load average %s; node %s, %d-byte tensors, %d in flight%n",
                 Runtime.getRuntime().availableProcessors(), loadAverage(), endpoint, sampleBytes, inFlight);
+            final String[] clients = {"JLoadGen --sut network", "JLoadGen --sut network stream=true",
+                "bare grpc-java loop"};
             final List<Figures[]> throughput = new ArrayList<>();
             final List<Figures[]> latency = new ArrayList<>();
             for (int r = 1; r <= rounds; r++)
             {
-                final Figures jlg;
-                final Figures bare;
-                if (r % 2 == 1)
+                // Rotate the order so that a drift in machine load does not favour one client.
+                final Figures[] t = new Figures[clients.length];
+                for (int k = 0; k < clients.length; k++)
                 {
-                    jlg = jloadgenOffline(r);
-                    bare = bareThroughput();
+                    final int c = (k + r - 1) % clients.length;
+                    t[c] = c == 2 ? bareThroughput() : jloadgenOffline(r, c == 1);
                 }
-                else
+                throughput.add(t);
+                for (int c = 0; c < clients.length; c++)
                 {
-                    bare = bareThroughput();
-                    jlg = jloadgenOffline(r);
+                    console.printf(Locale.ROOT, "round %d throughput, %s: %,.0f req/s on %.2f cores = %,.0f req/s per "
+                        + "core, %.0f B allocated per request; load %s%n", r, clients[c], t[c].perSecond(),
+                        t[c].cores(), t[c].perCoreSecond(), t[c].bytesPerRequest(), loadAverage());
                 }
-                throughput.add(new Figures[] {jlg, bare});
-                console.printf(Locale.ROOT, "round %d throughput: JLoadGen %,.0f req/s on %.2f cores = %,.0f req/s per "
-                    + "core, %.0f B allocated per request; bare grpc-java %,.0f req/s on %.2f cores = %,.0f req/s per "
-                    + "core, %.0f B per request; load %s%n", r, jlg.perSecond(), jlg.cores(), jlg.perCoreSecond(),
-                    jlg.bytesPerRequest(), bare.perSecond(), bare.cores(), bare.perCoreSecond(), bare.bytesPerRequest(),
-                    loadAverage());
                 if (serverQps > 0)
                 {
-                    final Figures jlgLatency = jloadgenServer(r);
-                    final Figures bareLatency = bareLatency();
-                    latency.add(new Figures[] {jlgLatency, bareLatency});
-                    console.printf(Locale.ROOT, "round %d latency at %,.0f QPS: JLoadGen p50 %s p99 %s; bare grpc-java "
-                        + "p50 %s p99 %s; added p99 %s%n", r, serverQps, us(jlgLatency.p50Ns()), us(jlgLatency.p99Ns()),
-                        us(bareLatency.p50Ns()), us(bareLatency.p99Ns()), us(jlgLatency.p99Ns() - bareLatency.p99Ns()));
+                    final Figures[] l = {jloadgenServer(r, false), jloadgenServer(r, true), bareLatency()};
+                    latency.add(l);
+                    console.printf(Locale.ROOT, "round %d latency at %,.0f QPS: JLoadGen p50 %s p99 %s; stream=true "
+                        + "p50 %s p99 %s; bare grpc-java p50 %s p99 %s%n", r, serverQps, us(l[0].p50Ns()),
+                        us(l[0].p99Ns()), us(l[1].p50Ns()), us(l[1].p99Ns()), us(l[2].p50Ns()), us(l[2].p99Ns()));
                 }
             }
             console.println();
             console.println("| client | requests/s | client CPU cores | requests/s per client core | heap B/request "
-                + "| p50 | p99 |");
-            console.println("|---|---:|---:|---:|---:|---:|---:|");
-            for (int side = 0; side < 2; side++)
+                + "| p50 | p99 | p99 added vs bare |");
+            console.println("|---|---:|---:|---:|---:|---:|---:|---:|");
+            final Figures bareP99 = latency.isEmpty() ? null
+                : median(latency.stream().map(f -> f[2]).toList(), f -> (double)f.p99Ns());
+            for (int side = 0; side < clients.length; side++)
             {
                 final int s = side;
                 final Figures t = median(throughput.stream().map(f -> f[s]).toList(), Figures::perCoreSecond);
                 final Figures l = latency.isEmpty() ? null
                     : median(latency.stream().map(f -> f[s]).toList(), f -> (double)f.p99Ns());
-                console.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %,.0f | %.0f | %s | %s |%n",
-                    side == 0 ? "JLoadGen --sut network" : "bare grpc-java loop", t.perSecond(), t.cores(),
-                    t.perCoreSecond(), t.bytesPerRequest(), l == null ? "-" : us(l.p50Ns()),
-                    l == null ? "-" : us(l.p99Ns()));
+                console.printf(Locale.ROOT, "| %s | %,.0f | %.2f | %,.0f | %.0f | %s | %s | %s |%n", clients[side],
+                    t.perSecond(), t.cores(), t.perCoreSecond(), t.bytesPerRequest(),
+                    l == null ? "-" : us(l.p50Ns()), l == null ? "-" : us(l.p99Ns()),
+                    l == null || side == 2 ? "-" : String.format(Locale.ROOT, "%+.0f us",
+                        (l.p99Ns() - bareP99.p99Ns()) / 1e3));
             }
             console.println("(median round by requests/s per core, and by p99; latency at " + (long)serverQps
                 + " QPS from the scheduled time; Triton's perf_analyzer: ~35,000 requests/s per client)");
@@ -250,24 +251,24 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         return process;
     }
 
-    private SutInstance client()
+    private SutInstance client(final boolean stream)
     {
         return new NetworkSutProvider().create(new SutContext(TestScenario.OFFLINE, Map.of("endpoints", endpoint,
-            "model", "null", "inflight", String.valueOf(inFlight), "sample-bytes", String.valueOf(sampleBytes)),
-            1024, 1024));
+            "model", "null", "inflight", String.valueOf(inFlight), "sample-bytes", String.valueOf(sampleBytes),
+            "stream", String.valueOf(stream)), 1024, 1024));
     }
 
-    private Figures jloadgenOffline(final int round)
+    private Figures jloadgenOffline(final int round, final boolean stream)
     {
         // Ask for more than a loopback node can answer in the time; the run lasts as long as it takes.
         final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE)
             .mode(TestMode.PERFORMANCE_ONLY).offlineExpectedQps(100_000).minDurationMs(seconds * 1000);
         final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP);
-        try (SutInstance instance = client())
+        try (SutInstance instance = client(stream))
         {
             final long cpuBefore = processCpuNs();
             final long allocatedBefore = allocatedBytes();
-            final TestResult result = run(instance, settings, engine, "offline-" + round);
+            final TestResult result = run(instance, settings, engine, "offline-" + round + (stream ? "-stream" : ""));
             final long allocated = allocatedBytes() - allocatedBefore;
             // CPU of the whole run, the engine's warm-up, loading and log writing included: it overstates the
             // client's cost per request a little, never understates it.
@@ -278,15 +279,15 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         }
     }
 
-    private Figures jloadgenServer(final int round)
+    private Figures jloadgenServer(final int round, final boolean stream)
     {
         final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
             .mode(TestMode.PERFORMANCE_ONLY).serverTargetQps(serverQps).minDurationMs(seconds * 1000);
         final EngineOptions engine = new EngineOptions().serverWait(ServerWaitStrategy.HYBRID)
             .completionWait(CompletionWaitStrategy.SLEEP);
-        try (SutInstance instance = client())
+        try (SutInstance instance = client(stream))
         {
-            final TestResult result = run(instance, settings, engine, "server-" + round);
+            final TestResult result = run(instance, settings, engine, "server-" + round + (stream ? "-stream" : ""));
             final PerformanceSummary s = result.performance().get(0);
             return new Figures(s.sampleCount(), 1, 1, s.sampleLatencyPercentileNs(0), s.sampleLatencyPercentileNs(4),
                 -1);
@@ -318,7 +319,9 @@ public final class NetworkClientBenchmark implements Callable<Integer>
     }
 
     /**
-     * The bare loop: {@code inFlight} calls kept in flight with the generated async stub for the measurement time.
+     * The bare loop: one thread keeps {@code inFlight} calls in flight with the generated async stub for the
+     * measurement time, waiting for room as JLoadGen's client does (spin, yield, then short parks), so that the
+     * comparison is of the call path, not of the wait.
      */
     private Figures bareThroughput() throws InterruptedException
     {
@@ -327,9 +330,9 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         {
             final GRPCInferenceServiceGrpc.GRPCInferenceServiceStub stub = GRPCInferenceServiceGrpc.newStub(channel);
             final ModelInferRequest request = bareRequest();
-            final AtomicLong answered = new AtomicLong();
             // Warm-up, untimed: a second of the same loop.
             loop(stub, request, new AtomicLong(), System.nanoTime() + 1_000_000_000L);
+            final AtomicLong answered = new AtomicLong();
             final long cpuBefore = processCpuNs();
             final long allocatedBefore = allocatedBytes();
             final long startNs = System.nanoTime();
@@ -345,40 +348,47 @@ public final class NetworkClientBenchmark implements Callable<Integer>
     }
 
     private void loop(final GRPCInferenceServiceGrpc.GRPCInferenceServiceStub stub, final ModelInferRequest request,
-        final AtomicLong answered, final long stopNs) throws InterruptedException
+        final AtomicLong answered, final long stopNs)
     {
-        final java.util.concurrent.CountDownLatch drained = new java.util.concurrent.CountDownLatch(inFlight);
-        for (int i = 0; i < inFlight; i++)
+        final java.util.concurrent.atomic.AtomicInteger outstanding = new java.util.concurrent.atomic.AtomicInteger();
+        final StreamObserver<ModelInferResponse> observer = new StreamObserver<>()
         {
-            stub.modelInfer(request, new StreamObserver<>()
+            @Override
+            public void onNext(final ModelInferResponse value)
             {
-                @Override
-                public void onNext(final ModelInferResponse value)
-                {
-                    answered.incrementAndGet();
-                }
+                answered.incrementAndGet();
+            }
 
-                @Override
-                public void onError(final Throwable t)
-                {
-                    drained.countDown();
-                }
+            @Override
+            public void onError(final Throwable t)
+            {
+                outstanding.decrementAndGet();
+            }
 
-                @Override
-                public void onCompleted()
-                {
-                    if (System.nanoTime() - stopNs < 0)
-                    {
-                        stub.modelInfer(request, this);
-                    }
-                    else
-                    {
-                        drained.countDown();
-                    }
-                }
-            });
+            @Override
+            public void onCompleted()
+            {
+                outstanding.decrementAndGet();
+            }
+        };
+        final org.agrona.concurrent.IdleStrategy idle = new org.agrona.concurrent.BackoffIdleStrategy(100, 20, 1_000,
+            50_000);
+        while (System.nanoTime() - stopNs < 0)
+        {
+            if (outstanding.get() >= inFlight)
+            {
+                idle.idle();
+                continue;
+            }
+            idle.reset();
+            outstanding.incrementAndGet();
+            stub.modelInfer(request, observer);
         }
-        drained.await(seconds + 30, TimeUnit.SECONDS);
+        // Every call answered before the clock stops.
+        while (outstanding.get() > 0)
+        {
+            idle.idle();
+        }
     }
 
     /**

@@ -4,25 +4,32 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 
 import io.grpc.ChannelCredentials;
 import io.grpc.Grpc;
 import io.grpc.InsecureChannelCredentials;
 import io.grpc.ManagedChannel;
 import io.grpc.ManagedChannelBuilder;
+import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.TlsChannelCredentials;
+import io.grpc.stub.StreamObserver;
 import org.jloadgen.samples.DType;
 import org.jloadgen.sut.SutDataset;
 import org.jloadgen.sut.network.kserve.Datatypes;
 import org.jloadgen.sut.network.kserve.Shapes;
 import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
 import org.jloadgen.sut.network.kserve.proto.ModelMetadataRequest;
+import org.jloadgen.sut.network.kserve.proto.ModelInferRequest;
 import org.jloadgen.sut.network.kserve.proto.ModelMetadataResponse;
 import org.jloadgen.sut.network.kserve.proto.ModelReadyRequest;
 import org.jloadgen.sut.network.kserve.proto.ServerLiveRequest;
 import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
+import org.jloadgen.sut.network.kserve.proto.ModelStreamInferResponse;
 import org.jloadgen.sut.network.kserve.proto.ServerReadyRequest;
 
 /**
@@ -194,12 +201,67 @@ final class Cluster implements AutoCloseable
             }
             final ModelMetadataResponse metadata = deadline(stub, options).modelMetadata(ModelMetadataRequest
                 .newBuilder().setName(options.model()).setVersion(options.modelVersion()).build());
+            if (options.stream())
+            {
+                checkStreaming(control, who, options);
+            }
             return new Member(endpoint, channels, name, metadata);
         }
         catch (final StatusRuntimeException ex)
         {
             throw new IllegalArgumentException(where + " failed a health or metadata call: "
                 + NetworkSut.describe(ex.getStatus()), ex);
+        }
+    }
+
+    /**
+     * Opens a {@code ModelStreamInfer} stream and ends it at once: a server without the extension refuses it.
+     */
+    private static void checkStreaming(final ManagedChannel control, final String who, final NetworkSutOptions options)
+    {
+        final CompletableFuture<Status> closed = new CompletableFuture<>();
+        final StreamObserver<ModelInferRequest> requests = GRPCInferenceServiceGrpc.newStub(control)
+            .withDeadlineAfter(options.requestTimeoutMs(), TimeUnit.MILLISECONDS)
+            .modelStreamInfer(new StreamObserver<>()
+            {
+                @Override
+                public void onNext(final ModelStreamInferResponse value)
+                {
+                    // No request was sent: nothing comes.
+                }
+
+                @Override
+                public void onError(final Throwable t)
+                {
+                    closed.complete(Status.fromThrowable(t));
+                }
+
+                @Override
+                public void onCompleted()
+                {
+                    closed.complete(Status.OK);
+                }
+            });
+        requests.onCompleted();
+        Status status;
+        try
+        {
+            status = closed.get(options.requestTimeoutMs() + 1_000, TimeUnit.MILLISECONDS);
+        }
+        catch (final InterruptedException ex)
+        {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while checking " + who, ex);
+        }
+        catch (final ExecutionException | TimeoutException ex)
+        {
+            status = Status.DEADLINE_EXCEEDED.withDescription("no end of the stream within "
+                + options.requestTimeoutMs() + " ms");
+        }
+        if (!status.isOk())
+        {
+            throw new IllegalArgumentException(who + " does not take ModelStreamInfer (Triton's streaming extension; "
+                + "drop stream=true): " + NetworkSut.describe(status));
         }
     }
 

@@ -23,7 +23,10 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
     private final NetworkSut sut;
     private final RequestStream request = new RequestStream();
     private final InferResponseScanner scanner;
-    private byte[] response = new byte[256];
+    private final ResponseBuffer buffer = new ResponseBuffer();
+    private final byte[] idField;
+    /** No {@code id} field: unary calls need none. */
+    private static final byte[] NO_ID = new byte[0];
     private long responseId;
     private boolean answered;
     private String protocolError;
@@ -32,14 +35,16 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
 
     /**
      * @param node       the node this slot belongs to.
+     * @param index      the slot's number in the node: its request id on a stream.
      * @param sut        the SUT, for the sink and failure reports.
      * @param outputName the output to return, or {@code null} for the first.
      */
-    InferCall(final Node node, final NetworkSut sut, final String outputName)
+    InferCall(final Node node, final int index, final NetworkSut sut, final String outputName)
     {
         this.node = node;
         this.sut = sut;
         this.scanner = new InferResponseScanner(outputName);
+        this.idField = RequestStream.idField(Integer.toString(index));
     }
 
     /**
@@ -65,8 +70,21 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
         responseId = id;
         answered = false;
         protocolError = null;
-        request.reset(header, slab, sampleOffset, sampleBytes);
+        final StreamConnection stream = node.nextStream();
+        request.reset(header, stream != null ? idField : NO_ID, slab, sampleOffset, sampleBytes);
         startNs = System.nanoTime() | 1;
+        if (stream != null)
+        {
+            try
+            {
+                stream.send(this);
+            }
+            catch (final RuntimeException ex)
+            {
+                streamFailed("the client could not send on its stream: " + ex);
+            }
+            return;
+        }
         final ClientCall<InferCall, InputStream> c = node.newCall();
         try
         {
@@ -94,6 +112,33 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
         }
     }
 
+    /**
+     * The answer to this slot's request came on the node's stream. Transport thread.
+     *
+     * @param data   the buffer holding it.
+     * @param offset where the output's bytes start.
+     * @param length how many there are.
+     */
+    void streamAnswered(final byte[] data, final int offset, final int length)
+    {
+        sut.monitor().sink().complete(responseId, data, offset, length, 0L);
+        node.pool().answered();
+        startNs = 0;
+        node.pool().release(this);
+    }
+
+    /**
+     * This slot's request failed on the node's stream. Transport or issuing thread.
+     *
+     * @param reason what the node answered.
+     */
+    void streamFailed(final String reason)
+    {
+        sut.monitor().requestFailed(node, reason);
+        startNs = 0;
+        node.pool().release(this);
+    }
+
     @Override
     public long startNs()
     {
@@ -105,11 +150,12 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
     {
         try
         {
-            final int length = readFully(message);
-            if (scanner.scan(response, length))
+            final int length = buffer.readFully(message);
+            if (scanner.scan(buffer.bytes(), length))
             {
                 answered = true;
-                sut.monitor().sink().complete(responseId, response, scanner.dataOffset(), scanner.dataLength(), 0L);
+                sut.monitor().sink().complete(responseId, buffer.bytes(), scanner.dataOffset(), scanner.dataLength(),
+                    0L);
             }
             else
             {
@@ -144,30 +190,6 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
         {
             startNs = 0;
             node.pool().release(this);
-        }
-    }
-
-    private int readFully(final InputStream in) throws IOException
-    {
-        int length = 0;
-        final int announced = in.available();
-        if (announced > response.length)
-        {
-            response = new byte[announced];
-        }
-        while (true)
-        {
-            if (length == response.length)
-            {
-                // Grows to the largest answer seen, then stays.
-                response = java.util.Arrays.copyOf(response, Math.max(response.length * 2, length + in.available()));
-            }
-            final int n = in.read(response, length, response.length - length);
-            if (n < 0)
-            {
-                return length;
-            }
-            length += n;
         }
     }
 }

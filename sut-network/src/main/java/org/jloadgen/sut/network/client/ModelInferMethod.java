@@ -23,6 +23,15 @@ final class ModelInferMethod
         .setSampledToLocalTracing(false)
         .build();
 
+    /** {@code ModelStreamInfer} (Triton's streaming extension), with the same marshallers. */
+    static final MethodDescriptor<InferCall, InputStream> STREAM = MethodDescriptor.<InferCall, InputStream>newBuilder()
+        .setType(MethodDescriptor.MethodType.BIDI_STREAMING)
+        .setFullMethodName(GRPCInferenceServiceGrpc.getModelStreamInferMethod().getFullMethodName())
+        .setRequestMarshaller(new RequestMarshaller())
+        .setResponseMarshaller(new ResponseMarshaller())
+        .setSampledToLocalTracing(false)
+        .build();
+
     private ModelInferMethod()
     {
     }

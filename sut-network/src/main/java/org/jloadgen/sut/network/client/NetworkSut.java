@@ -21,7 +21,8 @@ import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
  * The query dispatch library (QDL) of the MLPerf Network division over KServe v2 gRPC: a single SUT to the engine,
  * a fleet of inference servers behind it.
  * <p>
- * Each sample goes to one node in its own {@code ModelInfer} call, its tensor taken unchanged from the sample slab:
+ * Each sample goes to one node in its own {@code ModelInfer} call (or, with {@code stream=true}, as one message
+ * on the node's {@code ModelStreamInfer} stream), its tensor taken unchanged from the sample slab:
  * no batching, caching, padding or conversion in the client, as the rules ask. {@link #issueQuery} picks a node
  * with a free in-flight slot (least outstanding or round robin), starts the call and returns; when every slot of
  * every node is busy it waits for one. The answer completes the sample from gRPC's transport thread. {@link #name}
@@ -57,7 +58,8 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         for (int i = 0; i < nodes.length; i++)
         {
             final Cluster.Member m = members.get(i);
-            nodes[i] = new Node(m.endpoint(), m.serverName(), m.channels(), options.inFlight(), this, output);
+            nodes[i] = new Node(m.endpoint(), m.serverName(), m.channels(), options.inFlight(), this, output,
+                options.stream());
         }
         this.qsl = qsl;
         this.options = options;

@@ -24,6 +24,8 @@ import org.jloadgen.sut.SutOptions;
  * @param inFlight         {@code inflight=N}: calls in flight per node at most.
  * @param connections      {@code connections=N}: TCP connections per node.
  * @param balance          {@code balance=least-outstanding|round-robin}: how a node is picked for a sample.
+ * @param stream           {@code stream=true}: requests go on one {@code ModelStreamInfer} stream per connection
+ *                         (Triton's extension, also served by {@code jloadgen serve}) instead of a call each.
  * @param tls              {@code tls=true}: TLS instead of plaintext.
  * @param tlsCa            {@code tls-ca=FILE}: PEM certificates to trust (default: the system's).
  * @param tlsAuthority     {@code tls-authority=NAME}: host name the servers' certificates must match.
@@ -43,6 +45,7 @@ public record NetworkSutOptions(
     int inFlight,
     int connections,
     Balance balance,
+    boolean stream,
     boolean tls,
     Path tlsCa,
     String tlsAuthority,
@@ -64,7 +67,7 @@ public record NetworkSutOptions(
     public static final long SAMPLE_BYTES_DEFAULT = 64;
     /** The client's own keys. */
     static final Set<String> OWN_KEYS = Set.of("endpoints", "model", "model-version", "input", "output", "inflight",
-        "connections", "balance", "tls", "tls-ca", "tls-authority", "connect-timeout-ms", "timeout-ms",
+        "connections", "balance", "stream", "tls", "tls-ca", "tls-authority", "connect-timeout-ms", "timeout-ms",
         "max-message-mb", "sample-bytes");
     /** Every key: the client's and the dataset's. */
     static final Set<String> KEYS = union(OWN_KEYS, DatasetDescriptor.KEYS);
@@ -162,7 +165,7 @@ public record NetworkSutOptions(
         }
         return new NetworkSutOptions(endpoints, model.strip(), o.string("model-version", ""), o.string("input"),
             o.string("output"), positive(o, "inflight", IN_FLIGHT_DEFAULT, 1 << 20),
-            positive(o, "connections", 1, 64), balance, tls, ca, authority,
+            positive(o, "connections", 1, 64), balance, o.bool("stream", false), tls, ca, authority,
             nonNegative(o, "connect-timeout-ms", CONNECT_TIMEOUT_MS_DEFAULT),
             Math.max(1, nonNegative(o, "timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)),
             positive(o, "max-message-mb", MAX_MESSAGE_MB_DEFAULT, 2047) << 20,

@@ -18,6 +18,7 @@ final class Node implements FleetMonitor.Member
     private final String name;
     private final ManagedChannel[] channels;
     private final SlotPool<InferCall> pool;
+    private final StreamConnection[] streams;
     /** Issuing thread only. */
     private int nextChannel;
 
@@ -28,14 +29,21 @@ final class Node implements FleetMonitor.Member
      * @param inFlight   calls in flight at most.
      * @param sut        the SUT the calls report to.
      * @param outputName the output to read, or {@code null} for the first.
+     * @param stream     whether requests go on one {@code ModelStreamInfer} stream per connection instead of one
+     *                   call each.
      */
     Node(final String endpoint, final String name, final ManagedChannel[] channels, final int inFlight,
-        final NetworkSut sut, final String outputName)
+        final NetworkSut sut, final String outputName, final boolean stream)
     {
         this.endpoint = endpoint;
         this.name = name;
         this.channels = channels.clone();
-        this.pool = new SlotPool<>(inFlight, i -> new InferCall(this, sut, outputName));
+        this.pool = new SlotPool<>(inFlight, i -> new InferCall(this, i, sut, outputName));
+        this.streams = stream ? new StreamConnection[channels.length] : null;
+        for (int i = 0; stream && i < channels.length; i++)
+        {
+            streams[i] = new StreamConnection(this, sut, channels[i], outputName);
+        }
     }
 
     /**
@@ -77,10 +85,28 @@ final class Node implements FleetMonitor.Member
     }
 
     /**
-     * Shuts the channels down, cancelling what is in flight, and waits briefly for them.
+     * @return the stream for the next request, or {@code null} when requests are calls of their own. Issuing thread.
+     */
+    StreamConnection nextStream()
+    {
+        if (streams == null)
+        {
+            return null;
+        }
+        final int c = nextChannel;
+        nextChannel = c + 1 == streams.length ? 0 : c + 1;
+        return streams[c];
+    }
+
+    /**
+     * Ends the streams, shuts the channels down, cancelling what is in flight, and waits briefly for them.
      */
     void shutdown()
     {
+        for (int i = 0; streams != null && i < streams.length; i++)
+        {
+            streams[i].close();
+        }
         for (final ManagedChannel channel : channels)
         {
             channel.shutdownNow();

@@ -12,8 +12,9 @@ import org.jloadgen.sut.network.kserve.ProtoWire;
 
 /**
  * One serialized {@code ModelInferRequest}, produced as gRPC writes it: the request's fixed fields (model, input
- * name, datatype, shape; encoded once per sample shape by protobuf when the samples are loaded), then the
- * {@code raw_input_contents} tag and length, then the sample's bytes read straight from the sample slab.
+ * name, datatype, shape; encoded once per sample shape by protobuf when the samples are loaded), on a stream the
+ * slot's {@code id} field (encoded once per slot), then the {@code raw_input_contents} tag and length, then the
+ * sample's bytes read straight from the sample slab.
  * <p>
  * gRPC drains a {@link Drainable} message into the transport's own buffer when the call sends it, so the sample is
  * copied once from the slab into the socket buffer, through a small reused bounce array ({@code OutputStream}
@@ -31,6 +32,7 @@ final class RequestStream extends InputStream implements Drainable, KnownLength
     private final byte[] frame = new byte[11];
     private byte[] bounce;
     private byte[] header;
+    private byte[] id = new byte[0];
     private int frameBytes;
     private MemorySegment slab;
     private long sampleOffset;
@@ -41,13 +43,16 @@ final class RequestStream extends InputStream implements Drainable, KnownLength
      * Points this stream at a request. Called by the issuing thread before the call starts.
      *
      * @param header       the encoded fixed fields.
+     * @param idField      the encoded {@code id} field (tag, length, text), or an empty array for none.
      * @param slab         the sample slab.
      * @param sampleOffset the sample's offset in the slab.
      * @param sampleBytes  the sample's size.
      */
-    void reset(final byte[] header, final MemorySegment slab, final long sampleOffset, final long sampleBytes)
+    void reset(final byte[] header, final byte[] idField, final MemorySegment slab, final long sampleOffset,
+        final long sampleBytes)
     {
         this.header = header;
+        this.id = idField;
         this.slab = slab;
         this.sampleOffset = sampleOffset;
         this.sampleBytes = sampleBytes;
@@ -66,7 +71,21 @@ final class RequestStream extends InputStream implements Drainable, KnownLength
      */
     long totalBytes()
     {
-        return header.length + frameBytes + sampleBytes;
+        return header.length + id.length + frameBytes + sampleBytes;
+    }
+
+    /**
+     * @param text the request id, ASCII.
+     * @return the encoded {@code id} field (field 3).
+     */
+    static byte[] idField(final String text)
+    {
+        final byte[] ascii = text.getBytes(java.nio.charset.StandardCharsets.US_ASCII);
+        final byte[] field = new byte[2 + ascii.length];
+        field[0] = (byte)ProtoWire.tag(3, ProtoWire.LENGTH_DELIMITED);
+        field[1] = (byte)ascii.length;
+        System.arraycopy(ascii, 0, field, 2, ascii.length);
+        return field;
     }
 
     @Override
@@ -76,6 +95,7 @@ final class RequestStream extends InputStream implements Drainable, KnownLength
         if (position == 0)
         {
             target.write(header);
+            target.write(id);
             target.write(frame, 0, frameBytes);
             copySample(target, 0);
         }
@@ -126,20 +146,27 @@ final class RequestStream extends InputStream implements Drainable, KnownLength
         while (done < len && position < total)
         {
             final int n;
+            final long idEnd = header.length + id.length;
             if (position < header.length)
             {
                 n = (int)Math.min(len - done, header.length - position);
                 System.arraycopy(header, (int)position, b, off + done, n);
             }
-            else if (position < header.length + frameBytes)
+            else if (position < idEnd)
             {
                 final int at = (int)(position - header.length);
+                n = Math.min(len - done, id.length - at);
+                System.arraycopy(id, at, b, off + done, n);
+            }
+            else if (position < idEnd + frameBytes)
+            {
+                final int at = (int)(position - idEnd);
                 n = Math.min(len - done, frameBytes - at);
                 System.arraycopy(frame, at, b, off + done, n);
             }
             else
             {
-                final long at = position - header.length - frameBytes;
+                final long at = position - idEnd - frameBytes;
                 n = (int)Math.min(len - done, sampleBytes - at);
                 MemorySegment.copy(slab, ValueLayout.JAVA_BYTE, sampleOffset + at, b, off + done, n);
             }

@@ -13,6 +13,7 @@ public final class InferResponseScanner
     private static final int OUTPUTS = ProtoWire.tag(5, ProtoWire.LENGTH_DELIMITED);
     private static final int RAW_OUTPUT_CONTENTS = ProtoWire.tag(6, ProtoWire.LENGTH_DELIMITED);
     private static final int NAME = ProtoWire.tag(1, ProtoWire.LENGTH_DELIMITED);
+    private static final int ID = ProtoWire.tag(3, ProtoWire.LENGTH_DELIMITED);
 
     private final byte[] outputName;
     private final ProtoWire.Reader reader = new ProtoWire.Reader();
@@ -21,6 +22,7 @@ public final class InferResponseScanner
     private int dataLength;
     private int outputCount;
     private int rawCount;
+    private long id;
 
     /**
      * @param outputName the output to find, or {@code null} for the first one.
@@ -38,14 +40,33 @@ public final class InferResponseScanner
      */
     public boolean scan(final byte[] buffer, final int length)
     {
-        final int wanted = outputName == null ? 0 : indexOfNamedOutput(buffer, length);
+        return scan(buffer, 0, length);
+    }
+
+    /**
+     * @param buffer a buffer holding a serialized response.
+     * @param from   its first byte.
+     * @param to     the end of it (exclusive).
+     * @return whether the output's raw contents were found ({@link #dataOffset()}, {@link #dataLength()}).
+     * @throws IllegalStateException when the bytes are not a well-formed message.
+     */
+    public boolean scan(final byte[] buffer, final int from, final int to)
+    {
+        final int wanted = outputName == null ? 0 : indexOfNamedOutput(buffer, from, to);
         outputCount = 0;
         rawCount = 0;
-        final ProtoWire.Reader r = reader.reset(buffer, 0, length);
+        id = -1;
+        final ProtoWire.Reader r = reader.reset(buffer, from, to);
         while (r.hasMore())
         {
             final int tag = (int)r.varint();
-            if (tag == OUTPUTS)
+            if (tag == ID)
+            {
+                final int bytes = r.length();
+                id = decimal(buffer, r.position(), bytes);
+                r.skipBytes(bytes);
+            }
+            else if (tag == OUTPUTS)
             {
                 outputCount++;
                 r.skip(tag);
@@ -69,9 +90,28 @@ public final class InferResponseScanner
         return wanted >= 0 && wanted < rawCount;
     }
 
-    private int indexOfNamedOutput(final byte[] buffer, final int length)
+    private static long decimal(final byte[] buffer, final int from, final int length)
     {
-        final ProtoWire.Reader r = reader.reset(buffer, 0, length);
+        if (length == 0 || length > 18)
+        {
+            return -1;
+        }
+        long value = 0;
+        for (int i = from; i < from + length; i++)
+        {
+            final int digit = buffer[i] - '0';
+            if (digit < 0 || digit > 9)
+            {
+                return -1;
+            }
+            value = value * 10 + digit;
+        }
+        return value;
+    }
+
+    private int indexOfNamedOutput(final byte[] buffer, final int from, final int to)
+    {
+        final ProtoWire.Reader r = reader.reset(buffer, from, to);
         int index = 0;
         while (r.hasMore())
         {
@@ -121,6 +161,14 @@ public final class InferResponseScanner
     public int dataLength()
     {
         return dataLength;
+    }
+
+    /**
+     * @return the last scanned response's {@code id} as a decimal number, or -1 when it has none or another kind.
+     */
+    public long id()
+    {
+        return id;
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.jloadgen.sut.network.serve;
 
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
 
 import com.google.protobuf.ByteString;
 import io.grpc.Status;
@@ -15,6 +16,7 @@ import org.jloadgen.sut.network.kserve.proto.ModelMetadataRequest;
 import org.jloadgen.sut.network.kserve.proto.ModelMetadataResponse;
 import org.jloadgen.sut.network.kserve.proto.ModelReadyRequest;
 import org.jloadgen.sut.network.kserve.proto.ModelReadyResponse;
+import org.jloadgen.sut.network.kserve.proto.ModelStreamInferResponse;
 import org.jloadgen.sut.network.kserve.proto.ServerLiveRequest;
 import org.jloadgen.sut.network.kserve.proto.ServerLiveResponse;
 import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
@@ -135,25 +137,121 @@ final class InferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServi
     @Override
     public void modelInfer(final ModelInferRequest request, final StreamObserver<ModelInferResponse> observer)
     {
-        if (!knownModel(request.getModelName(), request.getModelVersion(), observer))
-        {
-            return;
-        }
-        if (!ready())
-        {
-            observer.onError(Status.UNAVAILABLE.withDescription(stopping ? "the server is shutting down"
-                : "the SUT failed: " + bridge.failure()).asRuntimeException());
-            return;
-        }
+        infer(request, PendingInfer.Responder.unary(observer));
+    }
+
+    @Override
+    public StreamObserver<ModelInferRequest> modelStreamInfer(
+        final StreamObserver<ModelStreamInferResponse> responses)
+    {
+        return new StreamSession(responses);
+    }
+
+    /**
+     * Checks a request and hands it to the SUT; what goes wrong is answered at once.
+     */
+    private void infer(final ModelInferRequest request, final PendingInfer.Responder responder)
+    {
         try
         {
+            checkModel(request.getModelName(), request.getModelVersion());
+            if (!ready())
+            {
+                throw Status.UNAVAILABLE.withDescription(stopping ? "the server is shutting down"
+                    : "the SUT failed: " + bridge.failure()).asRuntimeException();
+            }
             final int entries = checkRequest(request);
-            bridge.submit(new PendingInfer(model, observer, request.getId(), entries),
+            bridge.submit(new PendingInfer(model, responder, request.getId(), entries),
                 request.getRawInputContents(0));
         }
         catch (final StatusRuntimeException ex)
         {
-            observer.onError(ex);
+            responder.fail(request.getId(), ex.getStatus());
+        }
+    }
+
+    /**
+     * One {@code ModelStreamInfer} stream (Triton's extension): each request is handled as a unary one and answered
+     * on the stream, in completion order, with its id; a request's error is an {@code error_message} answer and the
+     * stream goes on. Answers come from several SUT threads, so writes to the stream are serialized. When the client
+     * ends its side, the stream ends once every request has been answered.
+     */
+    private final class StreamSession implements StreamObserver<ModelInferRequest>, PendingInfer.Responder
+    {
+        private final StreamObserver<ModelStreamInferResponse> responses;
+        private final AtomicInteger pending = new AtomicInteger();
+        private volatile boolean halfClosed;
+        private boolean ended;
+
+        StreamSession(final StreamObserver<ModelStreamInferResponse> responses)
+        {
+            this.responses = responses;
+        }
+
+        @Override
+        public void onNext(final ModelInferRequest request)
+        {
+            pending.incrementAndGet();
+            infer(request, this);
+        }
+
+        @Override
+        public void onError(final Throwable t)
+        {
+            // The client went away; what is in flight is answered into a closed stream and dropped.
+            synchronized (responses)
+            {
+                ended = true;
+            }
+        }
+
+        @Override
+        public void onCompleted()
+        {
+            halfClosed = true;
+            endIfDone();
+        }
+
+        @Override
+        public void respond(final ModelInferResponse response)
+        {
+            send(ModelStreamInferResponse.newBuilder().setInferResponse(response).build());
+        }
+
+        @Override
+        public void fail(final String requestId, final Status status)
+        {
+            send(ModelStreamInferResponse.newBuilder().setErrorMessage(status.getCode() + ": "
+                + status.getDescription()).setInferResponse(ModelInferResponse.newBuilder().setModelName(model.name())
+                .setId(requestId)).build());
+        }
+
+        private void send(final ModelStreamInferResponse message)
+        {
+            synchronized (responses)
+            {
+                if (!ended)
+                {
+                    responses.onNext(message);
+                }
+            }
+            pending.decrementAndGet();
+            endIfDone();
+        }
+
+        private void endIfDone()
+        {
+            if (halfClosed && pending.get() == 0)
+            {
+                synchronized (responses)
+                {
+                    if (!ended)
+                    {
+                        ended = true;
+                        responses.onCompleted();
+                    }
+                }
+            }
         }
     }
 
@@ -223,19 +321,29 @@ final class InferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServi
 
     private boolean knownModel(final String name, final String version, final StreamObserver<?> observer)
     {
+        try
+        {
+            checkModel(name, version);
+            return true;
+        }
+        catch (final StatusRuntimeException ex)
+        {
+            observer.onError(ex);
+            return false;
+        }
+    }
+
+    private void checkModel(final String name, final String version)
+    {
         if (!name.equals(model.name()))
         {
-            observer.onError(Status.NOT_FOUND.withDescription("Request for unknown model: '" + name
-                + "' is not found; node " + nodeName + " serves '" + model.name() + "'").asRuntimeException());
-            return false;
+            throw Status.NOT_FOUND.withDescription("Request for unknown model: '" + name + "' is not found; node "
+                + nodeName + " serves '" + model.name() + "'").asRuntimeException();
         }
         if (!version.isEmpty() && !version.equals(MODEL_VERSION))
         {
-            observer.onError(Status.NOT_FOUND.withDescription("Request for unknown model: '" + name + "' version "
-                + version + " is not found; node " + nodeName + " serves version " + MODEL_VERSION)
-                .asRuntimeException());
-            return false;
+            throw Status.NOT_FOUND.withDescription("Request for unknown model: '" + name + "' version " + version
+                + " is not found; node " + nodeName + " serves version " + MODEL_VERSION).asRuntimeException();
         }
-        return true;
     }
 }

@@ -10,13 +10,54 @@ import org.jloadgen.sut.network.kserve.Datatypes;
 import org.jloadgen.sut.network.kserve.proto.ModelInferResponse;
 
 /**
- * One {@code ModelInfer} request while the SUT works on it: its batch entries' answers as they complete (from any
- * SUT thread), and the response, sent once when the last entry is in or the SUT fails.
+ * One {@code ModelInfer} request (a call of its own, or a message on a stream) while the SUT works on it: its batch
+ * entries' answers as they complete (from any SUT thread), and the response, sent once when the last entry is in or
+ * the SUT fails.
  */
 final class PendingInfer
 {
+    /**
+     * Where a request's one answer goes: the unary call's observer, or the stream it came on.
+     */
+    interface Responder
+    {
+        /**
+         * @param response the request's response.
+         */
+        void respond(ModelInferResponse response);
+
+        /**
+         * @param requestId the request's id.
+         * @param status    why it failed.
+         */
+        void fail(String requestId, Status status);
+
+        /**
+         * @param observer a unary call's observer.
+         * @return a responder that answers the call and completes it.
+         */
+        static Responder unary(final StreamObserver<ModelInferResponse> observer)
+        {
+            return new Responder()
+            {
+                @Override
+                public void respond(final ModelInferResponse response)
+                {
+                    observer.onNext(response);
+                    observer.onCompleted();
+                }
+
+                @Override
+                public void fail(final String requestId, final Status status)
+                {
+                    observer.onError(status.asRuntimeException());
+                }
+            };
+        }
+    }
+
     private final ServedModel model;
-    private final StreamObserver<ModelInferResponse> observer;
+    private final Responder observer;
     private final String requestId;
     private final byte[][] answers;
     private final AtomicInteger remaining;
@@ -28,8 +69,7 @@ final class PendingInfer
      * @param requestId the request's id, echoed.
      * @param entries   batch entries (samples) in the request.
      */
-    PendingInfer(final ServedModel model, final StreamObserver<ModelInferResponse> observer, final String requestId,
-        final int entries)
+    PendingInfer(final ServedModel model, final Responder observer, final String requestId, final int entries)
     {
         this.model = model;
         this.observer = observer;
@@ -70,7 +110,7 @@ final class PendingInfer
     {
         if (done.compareAndSet(false, true))
         {
-            observer.onError(status.asRuntimeException());
+            observer.fail(requestId, status);
         }
     }
 
@@ -117,8 +157,7 @@ final class PendingInfer
         }
         if (done.compareAndSet(false, true))
         {
-            observer.onNext(response.build());
-            observer.onCompleted();
+            observer.respond(response.build());
         }
     }
 

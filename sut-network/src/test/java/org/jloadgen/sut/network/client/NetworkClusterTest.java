@@ -143,11 +143,13 @@ class NetworkClusterTest
     }
 
     @Test
-    void shouldScoreTheModelsKnownAccuracyThroughTheCluster()
+    void shouldScoreTheModelsKnownAccuracyThroughTheClusterOnStreams()
     {
         final Path out = dir.resolve("accuracy");
         final long startNs = System.nanoTime();
-        final CliRun cli = CliRun.of(client("Offline", "AccuracyOnly", out).toArray(String[]::new));
+        // Over Triton's streaming extension: every request a message on one stream per node.
+        final CliRun cli = CliRun.of(client("Offline", "AccuracyOnly", out, "--sut-opt", "stream=true")
+            .toArray(String[]::new));
         accuracyRunSamplesPerSecond = FashionMnist.SAMPLE_COUNT / ((System.nanoTime() - startNs) / 1e9);
         assertEquals(0, cli.exitCode(), cli::toString);
         assertTrue(cli.out().contains("Accuracy: top-1 accuracy: 89.19% (8919 of 10000 samples)"), cli::toString);

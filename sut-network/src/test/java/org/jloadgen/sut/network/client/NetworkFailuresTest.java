@@ -30,6 +30,8 @@ import org.jloadgen.sut.network.ServeProcess;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A cluster that goes wrong: a node killed mid-run, a node that fails or goes silent mid-run, a node that is
@@ -69,14 +71,15 @@ class NetworkFailuresTest
         assertTrue(Files.readString(result.summaryFile()).contains("Result is : INVALID"));
     }
 
-    @Test
+    @ParameterizedTest(name = "stream={0}")
+    @ValueSource(booleans = {false, true})
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
-    void shouldEndInvalidNamingANodeKilledMidRun() throws Exception
+    void shouldEndInvalidNamingANodeKilledMidRun(final boolean stream) throws Exception
     {
         try (ServeProcess a = ServeProcess.start(dir, "node-a", "--sut", "null");
              ServeProcess b = ServeProcess.start(dir, "node-b", "--sut", "null");
              NetworkSutProvider.Instance instance = client(Map.of("endpoints", a.endpoint() + "," + b.endpoint(),
-                 "model", "null", "balance", "round-robin")))
+                 "model", "null", "balance", "round-robin", "stream", String.valueOf(stream))))
         {
             final NetworkSut sut = instance.networkSut();
             final Thread killer = new Thread(() ->
@@ -102,6 +105,7 @@ class NetworkFailuresTest
             // Ends at the failure, not after the 20 s it asked for, nor after the 30 s completion timeout.
             assertTrue(System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(15), "the run went on after the crash");
             assertInvalidNaming(result, "node-b", "UNAVAILABLE");
+            assertTrue(!stream || sut.failure().contains("closed its ModelStreamInfer stream"), sut.failure());
             assertTrue(sut.failure().contains("node 'node-b'"), sut.failure());
             assertFalse(sut.describeNodes().contains("node 'node-a' (127.0.0.1:" + a.endpoint().split(":")[1]
                 + "): 0 sent"), sut.describeNodes());

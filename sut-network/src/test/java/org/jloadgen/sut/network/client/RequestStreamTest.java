@@ -36,16 +36,24 @@ class RequestStreamTest
             final byte[] sample = slab.asSlice(37, sampleBytes).toArray(ValueLayout.JAVA_BYTE);
             final byte[] expected = template.toBuilder().addRawInputContents(ByteString.copyFrom(sample)).build()
                 .toByteArray();
+            // On a stream the slot's id follows the fixed fields; protobuf reads the fields in any order.
+            final ModelInferRequest withId = template.toBuilder().setId("1234")
+                .addRawInputContents(ByteString.copyFrom(sample)).build();
 
             final RequestStream stream = new RequestStream();
-            stream.reset(template.toByteArray(), slab, 37, sampleBytes);
+            stream.reset(template.toByteArray(), RequestStream.idField("1234"), slab, 37, sampleBytes);
+            final ByteArrayOutputStream streamed = new ByteArrayOutputStream();
+            stream.drainTo(streamed);
+            assertEquals(withId, ModelInferRequest.parseFrom(streamed.toByteArray()));
+
+            stream.reset(template.toByteArray(), new byte[0], slab, 37, sampleBytes);
             assertEquals(expected.length, stream.available());
             final ByteArrayOutputStream drained = new ByteArrayOutputStream();
             assertEquals(expected.length, stream.drainTo(drained));
             assertArrayEquals(expected, drained.toByteArray());
             assertEquals(0, stream.available());
 
-            stream.reset(template.toByteArray(), slab, 37, sampleBytes);
+            stream.reset(template.toByteArray(), new byte[0], slab, 37, sampleBytes);
             final ByteArrayOutputStream read = new ByteArrayOutputStream();
             final byte[] chunk = new byte[100];
             for (int n; (n = stream.read(chunk, 0, chunk.length)) > 0; )

@@ -24,6 +24,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.stub.StreamObserver;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.spi.BuiltinSutProviders;
 import org.jloadgen.spi.SutContext;
@@ -40,6 +41,7 @@ import org.jloadgen.sut.network.kserve.proto.ModelInferResponse;
 import org.jloadgen.sut.network.kserve.proto.ModelMetadataRequest;
 import org.jloadgen.sut.network.kserve.proto.ModelMetadataResponse;
 import org.jloadgen.sut.network.kserve.proto.ModelReadyRequest;
+import org.jloadgen.sut.network.kserve.proto.ModelStreamInferResponse;
 import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
 import org.jloadgen.sut.network.kserve.proto.ServerReadyRequest;
 import org.junit.jupiter.api.Test;
@@ -186,6 +188,57 @@ class InferenceServiceTest
                 .addOutputs(ModelInferRequest.InferRequestedOutputTensor.newBuilder().setName("logits")).build());
             assertEquals(List.of(5L, 10L), response.getOutputs(0).getShapeList());
             assertArrayEquals(localLogits(batch, 5), response.getRawOutputContents(0).toByteArray());
+        }
+    }
+
+    @Test
+    void shouldAnswerRequestsOnAStreamWithTheirIdsAndErrorsInBand() throws Exception
+    {
+        try (Served s = fashion(64))
+        {
+            final byte[] images = images(20, 2);
+            final java.util.concurrent.LinkedBlockingQueue<ModelStreamInferResponse> answers =
+                new java.util.concurrent.LinkedBlockingQueue<>();
+            final java.util.concurrent.CompletableFuture<Void> ended = new java.util.concurrent.CompletableFuture<>();
+            final StreamObserver<ModelInferRequest> requests = GRPCInferenceServiceGrpc.newStub(s.channel())
+                .modelStreamInfer(new StreamObserver<>()
+                {
+                    @Override
+                    public void onNext(final ModelStreamInferResponse value)
+                    {
+                        answers.add(value);
+                    }
+
+                    @Override
+                    public void onError(final Throwable t)
+                    {
+                        ended.completeExceptionally(t);
+                    }
+
+                    @Override
+                    public void onCompleted()
+                    {
+                        ended.complete(null);
+                    }
+                });
+            requests.onNext(request("fashion", "UINT8", java.util.Arrays.copyOfRange(images, 0, 784), 1, 1, 28, 28)
+                .setId("first").build());
+            requests.onNext(request("fashion", "FP32", java.util.Arrays.copyOfRange(images, 0, 784), 1, 1, 28, 28)
+                .setId("bad").build());
+            requests.onNext(request("fashion", "UINT8", java.util.Arrays.copyOfRange(images, 784, 1568), 1, 1, 28, 28)
+                .setId("second").build());
+            requests.onCompleted();
+            ended.get(30, TimeUnit.SECONDS);
+            final Map<String, ModelStreamInferResponse> byId = new java.util.HashMap<>();
+            answers.forEach(a -> byId.put(a.getInferResponse().getId(), a));
+            assertEquals(java.util.Set.of("first", "bad", "second"), byId.keySet());
+            assertEquals("INVALID_ARGUMENT: input 'pixels' is UINT8, the request sends FP32",
+                byId.get("bad").getErrorMessage());
+            assertArrayEquals(localLogits(java.util.Arrays.copyOfRange(images, 0, 784), 1),
+                byId.get("first").getInferResponse().getRawOutputContents(0).toByteArray());
+            assertArrayEquals(localLogits(java.util.Arrays.copyOfRange(images, 784, 1568), 1),
+                byId.get("second").getInferResponse().getRawOutputContents(0).toByteArray());
+            assertEquals("", byId.get("second").getErrorMessage());
         }
     }
 
