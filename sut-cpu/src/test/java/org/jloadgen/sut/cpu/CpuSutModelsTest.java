@@ -20,7 +20,6 @@ import org.jloadgen.engine.TestResult;
 import org.jloadgen.log.MlLogParser;
 import org.jloadgen.testing.CliRun;
 import org.jloadgen.sut.DatasetDescriptor;
-import org.jloadgen.testing.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -289,8 +289,9 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         {
             final TestResult result = run(instance, settings, engine, "server-" + round + (stream ? "-stream" : ""));
             final PerformanceSummary s = result.performance().get(0);
-            return new Figures(s.sampleCount(), 1, 1, s.sampleLatencyPercentileNs(0), s.sampleLatencyPercentileNs(4),
-                -1);
+            return new Figures(s.sampleCount(), 1, 1,
+                s.sampleLatencyPercentileNs(PerformanceSummary.percentileIndex(0.5)),
+                s.sampleLatencyPercentileNs(PerformanceSummary.percentileIndex(0.99)), -1);
         }
     }
 

@@ -6,9 +6,7 @@ import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.net.UnknownHostException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +21,7 @@ import org.jloadgen.cli.Main;
 import org.jloadgen.cli.SutCommandOptions;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
+import org.jloadgen.sut.AtomicFiles;
 import org.jloadgen.sut.network.kserve.Datatypes;
 
 import picocli.CommandLine.Command;
@@ -193,9 +192,8 @@ public final class ServeCommand implements Callable<Integer>
         out.flush();
         if (portFile != null)
         {
-            final Path tmp = portFile.resolveSibling(portFile.getFileName() + ".tmp");
-            Files.writeString(tmp, boundPort + "\n", StandardCharsets.UTF_8);
-            Files.move(tmp, portFile, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            // Whole or not at all: a script waiting for the file never reads half a port.
+            AtomicFiles.write(portFile, (boundPort + "\n").getBytes(StandardCharsets.US_ASCII));
         }
         server.awaitTermination();
         stopped.await(DRAIN_MS + 5_000, TimeUnit.MILLISECONDS);

@@ -81,7 +81,7 @@ class NetworkTlsTest
             cert.toString(), "--tls-key", keyFile.toString()))
         {
             assertTrue(node.log().contains("(TLS)"), node::log);
-            final CliRun trusted = CliRun.run("run", "--sut", "network", "--sut-opt", "endpoints=" + node.endpoint(),
+            final CliRun trusted = CliRun.of("run", "--sut", "network", "--sut-opt", "endpoints=" + node.endpoint(),
                 "--sut-opt", "model=null", "--sut-opt", "tls=true", "--sut-opt", "tls-ca=" + cert,
                 "--sut-opt", "tls-authority=localhost", "--scenario", "Offline", "--mode", "AccuracyOnly",
                 "--completion-wait", "SLEEP", "--out", dir.resolve("tls").toString(), "--quiet");
@@ -89,7 +89,7 @@ class NetworkTlsTest
             assertTrue(trusted.err().contains("node 'node-tls' (" + node.endpoint() + "): 1024 sent, 1024 answered, "
                 + "0 failed"), trusted::toString);
 
-            final CliRun plaintext = CliRun.run("run", "--sut", "network", "--sut-opt", "endpoints=" + node.endpoint(),
+            final CliRun plaintext = CliRun.of("run", "--sut", "network", "--sut-opt", "endpoints=" + node.endpoint(),
                 "--sut-opt", "model=null", "--sut-opt", "connect-timeout-ms=300", "--scenario", "Offline",
                 "--out", dir.resolve("plain").toString());
             assertEquals(2, plaintext.exitCode(), plaintext::toString);
