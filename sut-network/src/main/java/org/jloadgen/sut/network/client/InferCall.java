@@ -12,21 +12,23 @@ import org.jloadgen.sut.network.SlotPool;
 import org.jloadgen.sut.network.kserve.InferResponseScanner;
 
 /**
- * One in-flight slot of a node: at most one {@code ModelInfer} call at a time, with everything it needs reused
- * from call to call (the request stream, the listener, which is this object, the response buffer and scanner).
- * The issuing thread takes a free slot, starts its call and forgets it; gRPC's transport thread runs the listener,
- * completes the sample on the engine's {@link ResponseSink} and frees the slot.
+ * One in-flight slot of a node: at most one request at a time (a {@code ModelInfer} call, or a message on the node's
+ * stream), with everything it needs reused from request to request (the request stream, the listener, which is this
+ * object, the response buffer and scanner). The issuing thread takes a free slot, sends its request and forgets it;
+ * gRPC's transport thread reads the answer, completes the sample on the engine's {@link ResponseSink} and frees the
+ * slot.
  */
 final class InferCall extends ClientCall.Listener<InputStream> implements SlotPool.Slot
 {
+    /** No {@code id} field: unary calls need none. */
+    private static final byte[] NO_ID = new byte[0];
+
     private final Node node;
     private final NetworkSut sut;
     private final RequestStream request = new RequestStream();
     private final InferResponseScanner scanner;
     private final ResponseBuffer buffer = new ResponseBuffer();
     private final byte[] idField;
-    /** No {@code id} field: unary calls need none. */
-    private static final byte[] NO_ID = new byte[0];
     private long responseId;
     private boolean answered;
     private String protocolError;
