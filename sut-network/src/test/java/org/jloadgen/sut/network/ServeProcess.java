@@ -151,11 +151,19 @@ public final class ServeProcess implements AutoCloseable
     }
 
     @Override
-    public void close() throws InterruptedException
+    public void close()
     {
         if (process.isAlive())
         {
-            kill();
+            try
+            {
+                kill();
+            }
+            catch (final InterruptedException ex)
+            {
+                process.destroyForcibly();
+                Thread.currentThread().interrupt();
+            }
         }
     }
 }

@@ -63,10 +63,19 @@ class InferenceServiceTest
         }
 
         @Override
-        public void close() throws InterruptedException
+        public void close()
         {
-            channel.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
-            server.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+            channel.shutdownNow();
+            server.shutdownNow();
+            try
+            {
+                channel.awaitTermination(5, TimeUnit.SECONDS);
+                server.awaitTermination(5, TimeUnit.SECONDS);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
             bridge.close();
             instance.close();
         }
