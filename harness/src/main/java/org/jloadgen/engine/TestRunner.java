@@ -128,10 +128,9 @@ public final class TestRunner
             throw new IllegalArgumentException(queries.source() + ": QSL index " + queries.maxIndex()
                 + " is outside the sample library's " + qsl.totalSampleCount() + " samples");
         }
-        final double seconds = queries.lastOffsetNs() / 1e9;
-        if (seconds > 0 && queries.sampleCount() > 1)
+        if (queries.samplesPerSecond() > 0)
         {
-            requested.serverTargetQps((queries.sampleCount() - 1) / seconds);
+            requested.serverTargetQps(queries.samplesPerSecond());
         }
         this.replay = queries;
         return this;
