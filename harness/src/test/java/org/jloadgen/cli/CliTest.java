@@ -3,9 +3,7 @@ package org.jloadgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.CommandLineRun;
 import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,32 +27,15 @@ class CliTest
     @TempDir
     Path dir;
 
+    /** What a command did. */
     record Outcome(int exitCode, String out, String err)
     {
     }
 
     static Outcome jloadgen(final String... args)
     {
-        final PrintStream oldOut = System.out;
-        final PrintStream oldErr = System.err;
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            final var cl = Main.commandLine();
-            cl.setOut(new java.io.PrintWriter(System.out, true));
-            cl.setErr(new java.io.PrintWriter(System.err, true));
-            final int code = cl.execute(args);
-            System.out.flush();
-            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
-        finally
-        {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        final CommandLineRun run = CommandLineRun.jloadgen(args);
+        return new Outcome(run.exitCode(), run.out(), run.err());
     }
 
     static Stream<String> goldenTraces() throws IOException
