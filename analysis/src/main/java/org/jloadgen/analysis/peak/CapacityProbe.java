@@ -21,8 +21,9 @@ import org.jloadgen.spi.SutInstance;
 /**
  * A quick estimate of what the SUT can do flat out, for a search with no start QPS: Offline runs (every sample
  * available at once, so batches fill) of a short window, the expected rate raised to what the previous run
- * measured until a run lasts at least half the window. The Server peak under a latency bound lies below it, so
- * the search starts there and steps down.
+ * measured until a run lasts at least half the window; the estimate is that last, longest run's rate (a short
+ * first run can be far off either way). The Server peak under a latency bound lies below it, so the search starts
+ * there and steps down.
  */
 final class CapacityProbe
 {
@@ -35,7 +36,7 @@ final class CapacityProbe
     /**
      * The estimate.
      *
-     * @param samplesPerSecond the highest rate measured.
+     * @param samplesPerSecond the rate the last (longest) run measured.
      * @param folders          the runs' log folders.
      */
     record Estimate(double samplesPerSecond, List<Path> folders)
@@ -61,7 +62,7 @@ final class CapacityProbe
     {
         final List<Path> folders = new ArrayList<>();
         double expected = 1_000;
-        double best = 0;
+        double last = 0;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++)
         {
             final double capped = Math.min(expected, MAX_SAMPLES / (1.1 * windowMs / 1e3));
@@ -83,7 +84,7 @@ final class CapacityProbe
             final PerformanceSummary s = result.performance().get(0);
             final double rate = s.samplesPerSecond();
             final double seconds = rate > 0 ? s.sampleCount() / rate : 0;
-            best = Math.max(best, rate);
+            last = rate;
             console.printf(Locale.ROOT, "capacity probe %d: Offline, %d samples in %.3f s: %.2f samples/s%n",
                 attempt, s.sampleCount(), seconds, rate);
             if (seconds * 1e3 >= windowMs / 2.0 || capped < expected || !(rate > 0))
@@ -92,11 +93,11 @@ final class CapacityProbe
             }
             expected = rate * 1.5;
         }
-        if (!(best > 0))
+        if (!(last > 0))
         {
             throw new IllegalArgumentException("the capacity probe measured no throughput (logs in " + out
                 + "); give --start-qps");
         }
-        return new Estimate(best, List.copyOf(folders));
+        return new Estimate(last, List.copyOf(folders));
     }
 }

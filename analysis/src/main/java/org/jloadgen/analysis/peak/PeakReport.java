@@ -139,7 +139,8 @@ public final class PeakReport
             percent(l.resolution()), l.repeats(), l.repeats() == 1 ? "" : "s", l.maxRuns()));
         b.append("- seeds: ").append(context.seeds().isPinned()
             ? "pinned: every run uses " + seeds(context.seeds().forRun(1))
-            : "fresh per run from base " + context.seeds().base() + " (run n: mix(base, n)); each run's below").append('\n');
+            : "fresh per run from base " + Long.toUnsignedString(context.seeds().base())
+                + " (run n: mix(base, n)); each run's below").append('\n');
         if (!context.seeds().isPinned())
         {
             for (final ProbeRun r : result.runs())
@@ -223,8 +224,9 @@ public final class PeakReport
 
     private static String seeds(final ProbeRun.Seeds s)
     {
-        return "qsl_rng_seed=" + s.qsl() + " sample_index_rng_seed=" + s.sample() + " schedule_rng_seed="
-            + s.schedule();
+        // Unsigned, as LoadGen logs its uint64 seeds and --set reads them.
+        return "qsl_rng_seed=" + Long.toUnsignedString(s.qsl()) + " sample_index_rng_seed="
+            + Long.toUnsignedString(s.sample()) + " schedule_rng_seed=" + Long.toUnsignedString(s.schedule());
     }
 
     private static String percent(final double fraction)

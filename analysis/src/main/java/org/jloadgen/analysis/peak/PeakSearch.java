@@ -399,14 +399,15 @@ public final class PeakSearch
             }
             else
             {
-                hi = q;
                 lo = downFrom(q);
+                hi = lowestFailedAbove(lo);
             }
             while (true)
             {
                 if (Double.isNaN(lo))
                 {
                     lo = downFrom(hi);
+                    hi = lowestFailedAbove(lo);
                 }
                 if (hi - lo <= limits.resolution() * lo)
                 {
@@ -429,6 +430,21 @@ public final class PeakSearch
                     hi = mid;
                 }
             }
+        }
+
+        /**
+         * @return the lowest target above {@code limit} with a failed run (bracketing puts one there).
+         */
+        double lowestFailedAbove(final double limit)
+        {
+            for (final Map.Entry<Double, int[]> e : points.tailMap(limit, false).entrySet())
+            {
+                if (e.getValue()[1] < e.getValue()[0])
+                {
+                    return e.getKey();
+                }
+            }
+            throw new IllegalStateException("no failing target above " + limit);
         }
 
         /**

@@ -88,6 +88,9 @@ class PeakSearchTest
         assertEquals(PeakSearch.Status.FOUND, result.status());
         assertEquals(10_000, rule.calls.get(0)[0]);
         assertEquals(5_000, rule.calls.get(1)[0]);
+        // Down to 156.25 (passes); the bisection starts between it and the last failure, 312.5.
+        assertEquals(156.25, rule.calls.get(6)[0]);
+        assertEquals(234.375, rule.calls.get(7)[0]);
         assertTrue(result.peakQps() <= 300 && result.failQps() > 300 && result.failQps() <= 1.01 * result.peakQps());
     }
 
