@@ -116,7 +116,8 @@ public final class BuiltinSutProviders
             }
             if (time != null && !time.equals("real"))
             {
-                throw new IllegalArgumentException("synthetic SUT option time=" + time + ": expected real or simulated");
+                throw new IllegalArgumentException("synthetic SUT option time=" + time
+                    + ": expected real or simulated");
             }
             final SyntheticSut sut = new SyntheticSut(options, null);
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut,

@@ -288,22 +288,16 @@ public final class PeakCommand implements Callable<Integer>
             + (sut.options().isEmpty() ? "" : " " + sut.options()) + ")";
         final String scenario = "Server PerformanceOnly, " + (replay == null ? "LoadGen's Poisson trace"
             : "the trace " + replay.source() + " scaled to each target");
+        final String percentile = PeakFormat.number(base.serverTargetLatencyPercentile() * 100);
         final String bound = base.useTokenLatencies()
-            ? String.format(Locale.ROOT, "TTFT p%s <= %s, TPOT <= %s", percentileText(base),
+            ? String.format(Locale.ROOT, "TTFT p%s <= %s, TPOT <= %s", percentile,
                 PeakFormat.latency(base.serverTtftLatencyNs()), PeakFormat.latency(base.serverTpotLatencyNs()))
-            : String.format(Locale.ROOT, "p%s <= %s", percentileText(base),
-                PeakFormat.latency(base.serverTargetLatencyNs()));
+            : String.format(Locale.ROOT, "p%s <= %s", percentile, PeakFormat.latency(base.serverTargetLatencyNs()));
         final String duration = String.format(Locale.ROOT, "min_duration_ms %d, min_query_count %d, start-up %d ms, "
                 + "warm-up %d ms", base.minDurationMs(), base.minQueryCount(), engine.startupMs(), engine.warmupMs());
         return new PeakReport.Context(sutText, "jloadgen " + String.join(" ",
             spec.commandLine().getParseResult().originalArgs()), scenario, bound, duration, startedFrom, limits,
             seeds);
-    }
-
-    private static String percentileText(final TestSettings s)
-    {
-        final String p = String.format(Locale.ROOT, "%.2f", s.serverTargetLatencyPercentile() * 100);
-        return p.replaceAll("0+$", "").replaceAll("\\.$", "");
     }
 
     /**

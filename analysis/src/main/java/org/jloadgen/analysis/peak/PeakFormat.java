@@ -22,6 +22,16 @@ final class PeakFormat
     }
 
     /**
+     * @param value a number.
+     * @return it with at most two decimals and no trailing zeros, e.g. {@code 99}, {@code 99.9}, {@code 0.25}.
+     */
+    static String number(final double value)
+    {
+        final String s = String.format(Locale.ROOT, "%.2f", value);
+        return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+    }
+
+    /**
      * @param ns a latency.
      * @return e.g. {@code 830 ns}, {@code 12.4 us}, {@code 8.17 ms}, {@code 1.20 s}.
      */

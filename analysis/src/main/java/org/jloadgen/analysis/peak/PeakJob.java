@@ -105,14 +105,9 @@ public final class PeakJob
     {
         return String.format(Locale.ROOT, "run %d: %s QPS (repeat %d): %s  p50 %s  p%s %s  completed %s QPS  [%s]%s",
             run.number(), PeakFormat.qps(run.targetQps()), run.repeat(), run.verdict(),
-            PeakFormat.latency(run.latencies().p50Ns()), trimPercentile(run.latencies().targetPercentile()),
+            PeakFormat.latency(run.latencies().p50Ns()),
+            PeakFormat.number(run.latencies().targetPercentile() * 100),
             PeakFormat.latency(run.latencies().atTargetNs()), PeakFormat.qps(run.completedQps()),
             PeakFormat.duration(run.wallMs()), run.why().isEmpty() ? "" : "  " + run.why());
-    }
-
-    private static String trimPercentile(final double p)
-    {
-        final String s = String.format(Locale.ROOT, "%.2f", p * 100);
-        return s.replaceAll("0+$", "").replaceAll("\\.$", "");
     }
 }

@@ -111,7 +111,8 @@ public final class PeakReport
                 .append(worst == null ? "-" : PeakFormat.latency(worst.latencies().atTargetNs())).append(" | ")
                 .append(worst == null ? "-" : PeakFormat.qps(worst.completedQps())).append(" |\n");
         }
-        b.append("\nLatencies of a target are its worst counted run's (highest latency at the bound's percentile).\n\n");
+        b.append("\nLatencies of a target are its worst counted run's (highest latency at the bound's "
+            + "percentile).\n\n");
         b.append("## Runs\n\n");
         b.append("| # | target QPS | repeat | result | p50 | p99 | at percentile | completed QPS | queries | wall | "
             + "why not VALID | logs |\n");
@@ -135,7 +136,7 @@ public final class PeakReport
         final PeakSearch.Limits l = context.limits();
         b.append(String.format(Locale.ROOT, "- search: targets %s to %s QPS, bracketing step x%s, resolution %s, "
                 + "%d repeat%s, at most %d runs%n", PeakFormat.qps(l.minQps()),
-            Double.isInfinite(l.maxQps()) ? "unbounded" : PeakFormat.qps(l.maxQps()), trim(l.step()),
+            Double.isInfinite(l.maxQps()) ? "unbounded" : PeakFormat.qps(l.maxQps()), PeakFormat.number(l.step()),
             percent(l.resolution()), l.repeats(), l.repeats() == 1 ? "" : "s", l.maxRuns()));
         b.append("- seeds: ").append(context.seeds().isPinned()
             ? "pinned: every run uses " + seeds(context.seeds().forRun(1))
@@ -231,13 +232,7 @@ public final class PeakReport
 
     private static String percent(final double fraction)
     {
-        return trim(fraction * 100) + "%";
-    }
-
-    private static String trim(final double value)
-    {
-        final String s = String.format(Locale.ROOT, "%.2f", value);
-        return s.contains(".") ? s.replaceAll("0+$", "").replaceAll("\\.$", "") : s;
+        return PeakFormat.number(fraction * 100) + "%";
     }
 
     private static String cell(final String text)

@@ -42,7 +42,8 @@ public final class PeakSearch
             }
             if (!(resolution > 0 && resolution < 1))
             {
-                throw new IllegalArgumentException("--resolution must be between 0 and 1 (0.01 = 1%), got " + resolution);
+                throw new IllegalArgumentException("--resolution must be between 0 and 1 (0.01 = 1%), got "
+                    + resolution);
             }
             if (repeats < 1)
             {

@@ -41,7 +41,8 @@ class PeakCommandTest
 {
     /** A row of peak.md's run table: number, target, repeat, verdict, ..., folder. */
     private static final Pattern RUN_ROW = Pattern.compile(
-        "^\\| (\\d+) \\| ([0-9.]+) \\| (\\d+) \\| (VALID|INVALID|ABORTED) \\|.*\\| (run-[^ ]+) \\|$", Pattern.MULTILINE);
+        "^\\| (\\d+) \\| ([0-9.]+) \\| (\\d+) \\| (VALID|INVALID|ABORTED) \\|.*\\| (run-[^ ]+) \\|$",
+        Pattern.MULTILINE);
 
     @TempDir
     Path dir;
@@ -78,7 +79,8 @@ class PeakCommandTest
         assertTrue(report.contains("Search: found;"), report);
         assertTrue(Pattern.compile("started from: a capacity probe: (19|20)\\d\\d\\.\\d\\d samples/s flat out")
             .matcher(report).find(), report);
-        final Matcher peakLine = Pattern.compile("\\*\\*Peak: ([0-9.]+) QPS\\*\\*, VALID in 2 of 2 runs").matcher(report);
+        final Matcher peakLine = Pattern.compile("\\*\\*Peak: ([0-9.]+) QPS\\*\\*, VALID in 2 of 2 runs")
+            .matcher(report);
         assertTrue(peakLine.find(), report);
         final double peak = Double.parseDouble(peakLine.group(1));
         assertTrue(peak > 1_650 && peak < 1_850, "peak " + peak);

@@ -112,7 +112,8 @@ class QueueingTheoryPeakTest
             final PeakSearch.Result result = search.run(servers * queue.mu(), prober, (run, runs) -> { });
 
             final String found = String.format(Locale.ROOT, "theory %.1f (p99 alone %.1f), found peak %.1f, lowest "
-                + "failing %.1f, %d runs", expected, plainP99, result.peakQps(), result.failQps(), result.runs().size());
+                + "failing %.1f, %d runs", expected, plainP99, result.peakQps(), result.failQps(),
+                result.runs().size());
             System.out.println(found);
             assertEquals(PeakSearch.Status.FOUND, result.status(), found);
             assertTrue(result.failQps() - result.peakQps() <= RESOLUTION * result.peakQps(), found);

@@ -73,7 +73,8 @@ class SimulatedSutTest
     void shouldServeAnMm1QueueAsTheoryPredicts()
     {
         // mu = 1000/s, lambda = 600/s: T is exponential with rate 400/s; p50 1.73 ms, p99 11.5 ms, mean 2.5 ms.
-        try (SutInstance instance = simulated("service", "exponential:1ms", "workers", "1", "seed", "11", "tick", "10us"))
+        try (SutInstance instance = simulated("service", "exponential:1ms", "workers", "1", "seed", "11",
+            "tick", "10us"))
         {
             final PerformanceSummary s = server(instance, dir.resolve("mm1"), 600, 200_000).performance().get(0);
             final MmcQueue theory = new MmcQueue(1, 1_000);
@@ -91,7 +92,8 @@ class SimulatedSutTest
     void shouldServeAnMmcQueueAsTheoryPredicts()
     {
         // c = 4, mu = 500/s, lambda = 1800/s (90% busy): Erlang C says 79% of arrivals wait.
-        try (SutInstance instance = simulated("service", "exponential:2ms", "workers", "4", "seed", "5", "tick", "10us"))
+        try (SutInstance instance = simulated("service", "exponential:2ms", "workers", "4", "seed", "5",
+            "tick", "10us"))
         {
             final PerformanceSummary s = server(instance, dir.resolve("mm4"), 1_800, 200_000).performance().get(0);
             final MmcQueue theory = new MmcQueue(4, 500);
