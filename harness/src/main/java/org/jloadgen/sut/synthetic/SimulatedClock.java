@@ -12,7 +12,9 @@ import org.agrona.concurrent.NanoClock;
  * reads) and so, for the same seeds, identical on every machine, and a minute of load takes a fraction of that.
  * <p>
  * Readings start at the real epoch time when the clock is made, so the clock also serves as the test's wall clock
- * ({@code power_begin} shows a real date) and the two never drift apart. Not thread-safe: one thread reads it.
+ * ({@code power_begin} shows a real date) and the two never drift apart. One thread drives it: the first that reads
+ * it. A reading from any other thread (a status display, say) returns the driving thread's last reading and moves
+ * nothing, so an onlooker can neither race the simulation nor change its course.
  */
 public final class SimulatedClock implements NanoClock, EpochNanoClock
 {
@@ -36,6 +38,8 @@ public final class SimulatedClock implements NanoClock, EpochNanoClock
     }
 
     private final long tickNs;
+    private volatile Thread driver;
+    private volatile long lastReadingNs;
     private long nowNs;
     private Events events;
     private boolean inEvent;
@@ -52,6 +56,7 @@ public final class SimulatedClock implements NanoClock, EpochNanoClock
         }
         this.tickNs = tickNs;
         this.nowNs = System.currentTimeMillis() * 1_000_000L;
+        this.lastReadingNs = nowNs;
     }
 
     /**
@@ -77,6 +82,11 @@ public final class SimulatedClock implements NanoClock, EpochNanoClock
     @Override
     public long nanoTime()
     {
+        final Thread current = Thread.currentThread();
+        if (current != driver && !claim(current))
+        {
+            return lastReadingNs;
+        }
         if (inEvent)
         {
             return eventNs;
@@ -84,7 +94,20 @@ public final class SimulatedClock implements NanoClock, EpochNanoClock
         final long now = nowNs;
         runEventsUntil(now);
         nowNs = now + tickNs;
+        lastReadingNs = now;
         return now;
+    }
+
+    /**
+     * @return whether the thread drives the clock (the first to ask does).
+     */
+    private synchronized boolean claim(final Thread thread)
+    {
+        if (driver == null)
+        {
+            driver = thread;
+        }
+        return driver == thread;
     }
 
     /**

@@ -175,6 +175,25 @@ class SimulatedSutTest
     }
 
     @Test
+    void shouldLetOtherThreadsLookWithoutMovingTime() throws InterruptedException
+    {
+        final SimulatedClock clock = new SimulatedClock(10);
+        final long t0 = clock.nanoTime();
+        final long[] seen = new long[3];
+        final Thread onlooker = new Thread(() ->
+        {
+            for (int i = 0; i < seen.length; i++)
+            {
+                seen[i] = clock.nanoTime();
+            }
+        });
+        onlooker.start();
+        onlooker.join();
+        assertEquals(List.of(t0, t0, t0), java.util.Arrays.stream(seen).boxed().toList(), "the last reading, unmoved");
+        assertEquals(t0 + 10, clock.nanoTime());
+    }
+
+    @Test
     void shouldRefuseOptionsThatDoNotApplyInSimulatedTime()
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
