@@ -147,6 +147,7 @@ public final class IssueLoop
             warmupOutcome.startNs = issueStartNs;
             warmup.origin(issueStartNs);
             sink.series(warmup);
+            running = warmupSeries;
             issueServer(warmupSeries);
             outcome.warmupQueriesIssued = warmupOutcome.queriesIssued;
             startNs = issueStartNs + warmup.trace().durationNs();

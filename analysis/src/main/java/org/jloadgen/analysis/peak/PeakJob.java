@@ -78,7 +78,7 @@ public final class PeakJob
                 PeakReport.write(folder, context, PeakSearch.Result.of(PeakSearch.Status.RUNNING, "",
                     search.limits().repeats(), runs), elapsedMs(startNs), null);
             });
-            final String chart = null;
+            final String chart = PeakChart.write(folder, result);
             PeakReport.write(folder, context, result, elapsedMs(startNs), chart);
             console.println(PeakReport.answer(result).replace("**", ""));
             console.println("Report: " + folder.resolve(PeakReport.FILE_NAME).toAbsolutePath()

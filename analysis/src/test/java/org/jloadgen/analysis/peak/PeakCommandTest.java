@@ -77,6 +77,11 @@ class PeakCommandTest
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.startsWith("# jloadgen peak: SimulatedSyntheticSUT (--sut synthetic "), report);
         assertTrue(report.contains("Search: found;"), report);
+        // The latency-vs-QPS chart, drawn with the report's charting, as PNG and SVG, shown in peak.md.
+        assertTrue(report.contains("![latency vs target QPS](latency-vs-qps.png)"), report);
+        assertTrue(Files.size(out.resolve("latency-vs-qps.png")) > 10_000);
+        final String svg = Files.readString(out.resolve("latency-vs-qps.svg"));
+        assertTrue(svg.contains("Latency vs target QPS") && svg.contains("bound: p99 &lt;= 20.00 ms"), svg);
         assertTrue(Pattern.compile("started from: a capacity probe: (19|20)\\d\\d\\.\\d\\d samples/s flat out")
             .matcher(report).find(), report);
         final Matcher peakLine = Pattern.compile("\\*\\*Peak: ([0-9.]+) QPS\\*\\*, VALID in 2 of 2 runs")
