@@ -133,7 +133,7 @@ public final class PeakCommand implements Callable<Integer>
         sut.provider();
         final SettingsOptions.Loaded loaded = settings.load(System.err);
         final TestSettings base = checkedSettings(loaded.settings());
-        checkConflicts(loaded.settings());
+        checkConflicts(base);
         final EngineOptions engine = engineFlags.engineOptions();
         final ReplayQueries replay = trace == null ? null : ReplayQueries.read(trace);
         if (replay != null && !(replay.samplesPerSecond() > 0))
@@ -234,7 +234,7 @@ public final class PeakCommand implements Callable<Integer>
     /**
      * Options that contradict each other.
      */
-    private void checkConflicts(final TestSettings requested)
+    private void checkConflicts(final TestSettings base)
     {
         final List<String> sets = spec.commandLine().getParseResult().matchedOptionValue("--set", List.<String>of());
         for (final String assignment : sets)
@@ -273,10 +273,10 @@ public final class PeakCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--start-qps must be a positive number, got " + startQps);
         }
-        if (requested.maxDurationMs() != 0 && requested.maxDurationMs() < requested.minDurationMs())
+        if (base.maxDurationMs() != 0 && base.maxDurationMs() < base.minDurationMs())
         {
-            throw new IllegalArgumentException("max_duration_ms " + requested.maxDurationMs() + " is below "
-                + "min_duration_ms " + requested.minDurationMs() + ": no run could be VALID");
+            throw new IllegalArgumentException("max_duration_ms " + base.maxDurationMs() + " is below "
+                + "min_duration_ms " + base.minDurationMs() + ": no run could be VALID");
         }
     }
 

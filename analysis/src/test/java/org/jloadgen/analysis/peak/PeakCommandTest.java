@@ -176,6 +176,8 @@ class PeakCommandTest
             "the settings give no latency bound (server_target_latency_ns = 0)");
         assertUsage(peak(base, "--duration-ms", "0"), "--duration-ms must be positive");
         assertUsage(peak(base, "--warmup-ms", "-5"), "--warmup-ms must not be negative");
+        assertUsage(peak(base, "--duration-ms", "5000", "--set", "max_duration_ms=1000"),
+            "max_duration_ms 1000 is below min_duration_ms 5000: no run could be VALID");
     }
 
     private static void assertUsage(final CommandLineRun r, final String message)
