@@ -30,7 +30,7 @@ final class PeakChart
     /**
      * @param folder the search's folder.
      * @param result the search's result.
-     * @return the PNG's file name in the folder, or {@code null} when no run counted.
+     * @return the PNG's file name in the folder, or {@code null} when no run counted or measured a latency.
      * @throws UncheckedIOException if the files cannot be written.
      */
     static String write(final Path folder, final PeakSearch.Result result)
@@ -52,6 +52,11 @@ final class PeakChart
             .add(Series.points(percentile + ", INVALID run", qps(runs, false), atTarget(runs, false)).color(3))
             .add(Series.points("p50", qps(runs, null), p50(runs)).color(0))
             .bound(first.boundNs(), "bound: " + percentile + " <= " + PeakFormat.latency(first.boundNs()));
+        if (!chart.hasData())
+        {
+            // No run measured a latency (a SUT that failed every query): nothing to draw.
+            return null;
+        }
         if (!Double.isNaN(result.peakQps()) && !Double.isNaN(result.failQps()))
         {
             chart.band(result.peakQps(), result.failQps());

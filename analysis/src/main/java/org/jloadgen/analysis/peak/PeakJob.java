@@ -78,7 +78,16 @@ public final class PeakJob
                 PeakReport.write(folder, context, PeakSearch.Result.of(PeakSearch.Status.RUNNING, "",
                     search.limits().repeats(), runs), elapsedMs(startNs), null);
             });
-            final String chart = PeakChart.write(folder, result);
+            String chart = null;
+            try
+            {
+                chart = PeakChart.write(folder, result);
+            }
+            catch (final RuntimeException ex)
+            {
+                // The chart illustrates; the report and the answer must not depend on it.
+                console.println("jloadgen peak: warning: the chart could not be drawn: " + ex);
+            }
             PeakReport.write(folder, context, result, elapsedMs(startNs), chart);
             console.println(PeakReport.answer(result).replace("**", ""));
             console.println("Report: " + folder.resolve(PeakReport.FILE_NAME).toAbsolutePath()
