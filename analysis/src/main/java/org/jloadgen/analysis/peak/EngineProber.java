@@ -26,7 +26,6 @@ import org.jloadgen.spi.SutInstance;
  */
 public final class EngineProber implements PeakSearch.Prober
 {
-    private static final double[] PERCENTILES = PerformanceSummary.percentiles();
     private static final PrintStream DISCARD = new PrintStream(OutputStream.nullOutputStream(), true,
         StandardCharsets.UTF_8);
 
@@ -204,13 +203,6 @@ public final class EngineProber implements PeakSearch.Prober
 
     private static long percentileNs(final PerformanceSummary s, final double p)
     {
-        for (int i = 0; i < PERCENTILES.length; i++)
-        {
-            if (PERCENTILES[i] == p)
-            {
-                return s.sampleCount() == 0 ? 0 : s.sampleLatencyPercentileNs(i);
-            }
-        }
-        throw new IllegalStateException("not a reported percentile: " + p);
+        return s.sampleCount() == 0 ? 0 : s.sampleLatencyPercentileNs(PerformanceSummary.percentileIndex(p));
     }
 }

@@ -5,9 +5,10 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.List;
 import java.util.Locale;
+
+import org.jloadgen.sut.AtomicFiles;
 
 /**
  * {@code peak.md}: what a peak search found and how, rewritten after every run so a stopped or crashed search
@@ -55,12 +56,10 @@ public final class PeakReport
         final long elapsedMs, final String chart)
     {
         final Path target = folder.resolve(FILE_NAME);
-        final Path partial = folder.resolve(FILE_NAME + ".partial");
         try
         {
             Files.createDirectories(folder);
-            Files.writeString(partial, render(folder, context, result, elapsedMs, chart), StandardCharsets.UTF_8);
-            Files.move(partial, target, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
+            AtomicFiles.write(target, render(folder, context, result, elapsedMs, chart).getBytes(StandardCharsets.UTF_8));
             return target;
         }
         catch (final IOException ex)

@@ -58,15 +58,7 @@ class SimulatedSutTest
 
     private static double percentileSeconds(final PerformanceSummary summary, final double p)
     {
-        final double[] ps = PerformanceSummary.percentiles();
-        for (int i = 0; i < ps.length; i++)
-        {
-            if (ps[i] == p)
-            {
-                return summary.sampleLatencyPercentileNs(i) / 1e9;
-            }
-        }
-        throw new IllegalArgumentException("not a reported percentile: " + p);
+        return summary.sampleLatencyPercentileNs(PerformanceSummary.percentileIndex(p)) / 1e9;
     }
 
     @Test
