@@ -59,7 +59,8 @@ public final class PeakReport
         try
         {
             Files.createDirectories(folder);
-            AtomicFiles.write(target, render(folder, context, result, elapsedMs, chart).getBytes(StandardCharsets.UTF_8));
+            final String text = render(folder, context, result, elapsedMs, chart);
+            AtomicFiles.write(target, text.getBytes(StandardCharsets.UTF_8));
             return target;
         }
         catch (final IOException ex)
