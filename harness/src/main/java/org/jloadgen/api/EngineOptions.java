@@ -8,8 +8,9 @@ import org.jloadgen.memory.OffHeapAllocator;
 
 /**
  * JLoadGen's own knobs, beside LoadGen's {@link TestSettings}: how the issue thread waits, how long a silent
- * SUT is tolerated, where buffers come from and what is recorded beside the exact latencies. None of them
- * changes the trace or the result arithmetic.
+ * SUT is tolerated, where buffers come from, what is recorded beside the exact latencies, and SyLT's start-up and
+ * warm-up periods. None of them changes the measured trace or the result arithmetic; at their defaults (0) the
+ * start-up and warm-up periods leave a test exactly as LoadGen runs it.
  */
 public final class EngineOptions
 {
@@ -29,6 +30,8 @@ public final class EngineOptions
     private long histogramIntervalMs = 1_000;
     private int issueCpu = -1;
     private long jitWarmupMs = JIT_WARMUP_MS_DEFAULT;
+    private long startupMs;
+    private long warmupMs;
     private NanoClock clock = SystemNanoClock.INSTANCE;
     private EpochNanoClock wallClock = new SystemEpochNanoClock();
 
@@ -52,6 +55,8 @@ public final class EngineOptions
         c.histogramIntervalMs = histogramIntervalMs;
         c.issueCpu = issueCpu;
         c.jitWarmupMs = jitWarmupMs;
+        c.startupMs = startupMs;
+        c.warmupMs = warmupMs;
         c.clock = clock;
         c.wallClock = wallClock;
         return c;
@@ -258,6 +263,52 @@ public final class EngineOptions
     public EngineOptions jitWarmupMs(final long value)
     {
         this.jitWarmupMs = value;
+        return this;
+    }
+
+    /**
+     * @return SyLT's start-up time: how long the SUT, loaded with the test's first samples, stays idle before the
+     *         test's first query (0 = none). Not part of any measured period.
+     */
+    public long startupMs()
+    {
+        return startupMs;
+    }
+
+    /**
+     * @param value SyLT's start-up time (0 = none; not negative).
+     * @return this.
+     */
+    public EngineOptions startupMs(final long value)
+    {
+        if (value < 0)
+        {
+            throw new IllegalArgumentException("start-up time must not be negative: " + value + " ms");
+        }
+        this.startupMs = value;
+        return this;
+    }
+
+    /**
+     * @return SyLT's warm-up time: before the measured queries of each Server performance series, queries arrive
+     *         at the target rate for this long and their latencies are excluded from the results (0 = none).
+     */
+    public long warmupMs()
+    {
+        return warmupMs;
+    }
+
+    /**
+     * @param value SyLT's warm-up time (0 = none; not negative).
+     * @return this.
+     */
+    public EngineOptions warmupMs(final long value)
+    {
+        if (value < 0)
+        {
+            throw new IllegalArgumentException("warm-up time must not be negative: " + value + " ms");
+        }
+        this.warmupMs = value;
         return this;
     }
 

@@ -4,24 +4,19 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Comparator;
-import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
-import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
-import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
-import org.jloadgen.engine.StartFailureLog;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.spi.DefaultJob;
 import org.jloadgen.spi.SutInstance;
-import org.jloadgen.spi.SutProvider;
 import org.jloadgen.schedule.ReplayQueries;
 
 import picocli.CommandLine.Command;
@@ -48,15 +43,8 @@ public final class RunCommand implements Callable<Integer>
     @Mixin
     SettingsOptions settings;
 
-    @Option(names = "--sut", paramLabel = "NAME", defaultValue = "synthetic",
-        description = "System under test: ${COMPLETION-CANDIDATES}... see --list-suts (default: ${DEFAULT-VALUE}).")
-    String sutName;
-
-    @Option(names = "--list-suts", description = "List the installed SUTs and exit.")
-    boolean listSuts;
-
     @Mixin
-    SutCommandOptions sut;
+    SutSelection sut;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
         description = "Directory for the log files (default: the working directory, as LoadGen).")
@@ -84,68 +72,19 @@ public final class RunCommand implements Callable<Integer>
         description = "Write mlperf_log_trace.json (Chrome trace format) after each series; off by default.")
     boolean chromeTrace;
 
-    @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "SPIN",
-        description = "How the Server issue thread waits for scheduled times: ${COMPLETION-CANDIDATES} "
-            + "(default: ${DEFAULT-VALUE}; LoadGen sleeps).")
-    ServerWaitStrategy serverWait;
-
-    @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
-        description = "Spin window before a deadline for --server-wait HYBRID (default: ${DEFAULT-VALUE}).")
-    long hybridSpinNs;
-
-    @Option(names = "--completion-wait", paramLabel = "STRATEGY", defaultValue = "SPIN",
-        description = "How the issue thread waits for completions: ${COMPLETION-CANDIDATES} "
-            + "(default: ${DEFAULT-VALUE}).")
-    CompletionWaitStrategy completionWait;
-
-    @Option(names = "--completion-timeout-ms", paramLabel = "MS", defaultValue = "60000",
-        description = "End the run INVALID when no sample completes for this long (default: ${DEFAULT-VALUE}).")
-    long completionTimeoutMs;
-
-    @Option(names = "--no-latency-histogram",
-        description = "Do not record HdrHistogram interval histograms (mlperf_log_latency.hlog).")
-    boolean noLatencyHistogram;
-
-    @Option(names = "--no-issue-lateness",
-        description = "Server: do not record each query's issue lateness (scheduled time to the SUT call; "
-            + "mlperf_log_issue_lateness.hlog).")
-    boolean noIssueLateness;
-
-    @Option(names = "--jfr",
-        description = "Record the test with Java Flight Recorder (GC pauses, safepoints, parks of the issue thread) "
-            + "into mlperf_log_jfr.jfr beside the logs; jloadgen report lays the pauses over the latency chart.")
-    boolean jfr;
-
-    @Option(names = "--latency-interval-ms", paramLabel = "MS", defaultValue = "1000",
-        description = "Interval of the HdrHistogram latency and issue lateness logs (default: ${DEFAULT-VALUE}).")
-    long latencyIntervalMs;
-
-    @Option(names = "--issue-cpu", paramLabel = "CPU", defaultValue = "-1",
-        description = "Pin the issue thread to this CPU (default: not pinned).")
-    int issueCpu;
-
-    @Option(names = "--pin-memory",
-        description = "mlock the trace and completion buffers (a refusal, e.g. over RLIMIT_MEMLOCK, is a warning).")
-    boolean pinMemory;
-
-    @Option(names = "--huge-pages", description = "Advise huge pages for the trace and completion buffers.")
-    boolean hugePages;
-
-    @Option(names = "--numa-node", paramLabel = "NODE", defaultValue = "-1",
-        description = "Place the trace and completion buffers on this NUMA node (default: the kernel's choice).")
-    int numaNode;
-
-    @Option(names = "--jit-warmup-ms", paramLabel = "MS", defaultValue = "300",
-        description = "Run the engine's own code against an internal null SUT for this long before the first "
-            + "series, so JIT compilation happens before the clock starts; the SUT is not called (default: "
-            + "${DEFAULT-VALUE}; 0 = none).")
-    long jitWarmupMs;
+    @Mixin
+    EngineFlags engineFlags;
 
     @Option(names = "--trace", paramLabel = "FILE",
-        description = "Replay a trace file (lines 'Q <scheduled_ns> <qsl indices...>', as jloadgen trace prints "
-            + "or captured from production) against the SUT, Server-style: each query at its time, latency from "
-            + "its scheduled time.")
+        description = "Replay a trace file against the SUT, Server-style: each query at its time, latency from its "
+            + "scheduled time. Text ('Q <scheduled_ns> <qsl indices...>' lines, as jloadgen trace prints) or CSV "
+            + "('timestamp_ns,sample_index' rows, header optional, times from the first row's), e.g. captured "
+            + "from production or written by jloadgen trace --generate.")
     Path replay;
+
+    @Option(names = "--trace-speed", paramLabel = "FACTOR",
+        description = "Replay the --trace this many times as fast (2.0: twice the rate; default: 1).")
+    Double traceSpeed;
 
     @Override
     public Integer call() throws Exception
@@ -158,46 +97,28 @@ public final class RunCommand implements Callable<Integer>
         {
             return defaultJob(stdout, stderr);
         }
-        final Map<String, SutProvider> providers = SutCommandOptions.providers();
-        if (listSuts)
+        if (sut.listRequested())
         {
-            providers.values().forEach(p -> stdout.println(p.name() + ": " + p.description()));
+            SutSelection.listSuts(stdout);
             return Main.EXIT_VALID;
         }
-        final SutProvider provider = SutCommandOptions.provider(sutName);
+        if (traceSpeed != null && replay == null)
+        {
+            throw new IllegalArgumentException("--trace-speed scales a replayed trace: give --trace FILE too");
+        }
+        sut.provider();
         final SettingsOptions.Loaded loaded = settings.load(stderr);
-        final ReplayQueries replayTrace = replay == null ? null : ReplayQueries.read(replay);
+        final EngineOptions engine = engineFlags.engineOptions();
+        final ReplayQueries replayTrace = replay == null ? null
+            : ReplayQueries.read(replay).scaled(traceSpeed == null ? 1.0 : traceSpeed);
         final LogSettings logs = new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
             .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
             .enableTrace(chromeTrace);
-        final SutInstance created;
-        try
+        try (SutInstance instance = sut.create(loaded.settings(),
+            replayTrace == null ? 0 : replayTrace.maxIndex() + 1, logs, stdout))
         {
-            created = provider.create(sut.context(loaded.settings().scenario(),
-                replayTrace != null ? replayTrace.maxIndex() + 1 : 0));
-        }
-        catch (final Exception ex)
-        {
-            // No test can run, but the logs still say why, as a failed run's would.
-            final String reason = "SUT '" + sutName + "' could not be started: " + ex.getMessage();
-            final java.nio.file.Path summary = StartFailureLog.write(logs, loaded.settings(), reason, stdout);
-            throw new IllegalArgumentException(reason + " (logs: " + summary.toAbsolutePath().getParent() + ")", ex);
-        }
-        try (SutInstance instance = created)
-        {
-            final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
-                .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
-                .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
-                .issueLateness(!noIssueLateness).jfr(jfr)
-                .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs);
-            if (pinMemory || hugePages || numaNode >= 0)
-            {
-                engine.allocator(new org.jloadgen.memory.NativeOffHeapAllocator(
-                    org.jloadgen.bindings.MemoryOptions.DEFAULT.withPinned(pinMemory).withHugePages(hugePages)
-                        .withNumaNode(numaNode)));
-            }
-            final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs, engine,
-                settings.auditConfigPath(), loaded.errors(), stdout);
+            final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs,
+                instance.engineOptions(engine), settings.auditConfigPath(), loaded.errors(), stdout);
             if (replayTrace != null)
             {
                 runner.replay(replayTrace);

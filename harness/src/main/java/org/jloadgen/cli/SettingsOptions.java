@@ -14,10 +14,10 @@ import org.jloadgen.config.SettingsLoader;
 import picocli.CommandLine.Option;
 
 /**
- * The settings options shared by {@code run} and {@code trace}: scenario, mode, config files in LoadGen's
- * precedence, then {@code --set} overrides.
+ * The settings options shared by {@code run}, {@code trace} and the commands of other modules ({@code peak}):
+ * scenario, mode, config files in LoadGen's precedence, then {@code --set} overrides.
  */
-final class SettingsOptions
+public final class SettingsOptions
 {
     @Option(names = "--scenario", paramLabel = "SCENARIO", defaultValue = "SingleStream",
         description = "SingleStream, MultiStream, Server or Offline (default: ${DEFAULT-VALUE}).")
@@ -66,7 +66,7 @@ final class SettingsOptions
      * @param settings the requested settings.
      * @param errors   {@code error_invalid_config} messages for the detail log.
      */
-    record Loaded(TestSettings settings, List<String> errors)
+    public record Loaded(TestSettings settings, List<String> errors)
     {
     }
 
@@ -74,7 +74,7 @@ final class SettingsOptions
      * @param err where config warnings go.
      * @return the requested settings.
      */
-    Loaded load(final PrintStream err)
+    public Loaded load(final PrintStream err)
     {
         final TestScenario s = TestScenario.fromLogName(scenario);
         final TestMode m = TestMode.fromLogName(mode);
@@ -108,7 +108,7 @@ final class SettingsOptions
     /**
      * @return the audit.config to apply if it exists, or {@code null}.
      */
-    Path auditConfigPath()
+    public Path auditConfigPath()
     {
         if (auditConfig != null)
         {

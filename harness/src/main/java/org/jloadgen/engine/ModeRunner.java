@@ -105,7 +105,7 @@ final class ModeRunner
     private void runReplay(final EffectiveSettings settings)
     {
         detail.log("generic_message", "Starting performance mode");
-        status.step("replaying " + replay.source().getFileName());
+        status.step("replaying " + replay.source().substring(replay.source().lastIndexOf('/') + 1));
         detail.log("generic_message", "Replaying " + replay.queryCount() + " queries (" + replay.sampleCount()
             + " samples) from " + replay.source());
         final LoadableSet set = replay.loadableSet();

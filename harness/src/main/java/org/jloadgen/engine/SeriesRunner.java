@@ -1,12 +1,14 @@
 package org.jloadgen.engine;
 
 import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Recorder;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
 import org.jloadgen.clib.CFormat;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
@@ -29,6 +31,7 @@ import org.jloadgen.schedule.QueryGenerator;
 import org.jloadgen.schedule.ReplayQueries;
 import org.jloadgen.schedule.SequenceGen;
 import org.jloadgen.schedule.Trace;
+import org.jloadgen.schedule.WarmupQueries;
 
 /**
  * The series of one test (LoadGen's {@code IssueQueries}, spec §3.9): loads a loadable set, generates (or takes) the
@@ -49,6 +52,7 @@ final class SeriesRunner
     private final RunStatus status;
     private final SequenceGen sequence = new SequenceGen();
     private long reportedCompletionErrors;
+    private boolean startedUp;
 
     /**
      * @param sut              the system under test.
@@ -166,15 +170,28 @@ final class SeriesRunner
             detail.log("generated_query_duration", trace.durationNs());
             detail.unstamp();
 
+            startUp();
             final String label = "series: " + settings.scenario + " " + seriesMode + " target_qps "
                 + CFormat.stdToString(settings.targetQps);
             final Recorder histogram = performance && logs.latencyLog() != null
                 ? logs.latencyLog().startSeries(label) : null;
             final IssueLatenessLog lateness = performance ? logs.issueLatenessLog() : null;
-            try (SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, completionErrors,
-                logs.accuracyCollector(), histogram, files.traceWriter() != null || lateness != null,
-                options.allocator()))
+            final boolean warm = performance && settings.scenario == TestScenario.SERVER && options.warmupMs() > 0;
+            // Generated after the measured trace, so the measured queries keep the ids LoadGen gives them.
+            try (Trace warmupTrace = warm ? WarmupQueries.generate(settings, trace.loadableSet(),
+                    options.warmupMs() * 1_000_000L, sequence, options.allocator()) : null;
+                SeriesRecorder warmup = warm ? new SeriesRecorder(warmupTrace, settings.useTokenLatencies,
+                    completionErrors, null, null, false, options.allocator()) : null;
+                SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, completionErrors,
+                    logs.accuracyCollector(), histogram, files.traceWriter() != null || lateness != null,
+                    options.allocator()))
             {
+                if (warmupTrace != null)
+                {
+                    detail.log("generic_message", "SyLT warm-up: " + warmupTrace.queryCount()
+                        + " queries at the target rate over the first " + options.warmupMs()
+                        + " ms, before the measured queries; their latencies are excluded");
+                }
                 if (performance && settings.printTimestamps)
                 {
                     logs.console().println("Loadgen :: Perf mode start. system_clock Timestamp = "
@@ -186,7 +203,7 @@ final class SeriesRunner
                 final SeriesEvent event = new SeriesEvent();
                 event.series = label;
                 event.begin();
-                final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink);
+                final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
                 event.end();
                 event.queriesIssued = outcome.queriesIssued();
                 event.commit();
@@ -208,6 +225,10 @@ final class SeriesRunner
                     outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
                     outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors);
                 logCompletionErrors();
+                if (outcome.warmupSamplesMissing() > 0)
+                {
+                    logs.error(outcome.warmupSamplesMissing() + " issued warm-up samples never completed.");
+                }
                 if (collected.missingSamples() > 0)
                 {
                     logs.error(collected.missingSamples() + " issued samples never completed (first response id "
@@ -222,6 +243,29 @@ final class SeriesRunner
                 // Every number is computed here, while the slots holding the latencies still exist.
                 return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result()));
             }
+        }
+    }
+
+    /**
+     * SyLT's start-up period, once per test, after the first series' samples are loaded and its trace generated:
+     * the SUT idles before the first query. It passes on the real clock (nothing is measured in it) and ends
+     * early when the test is aborted.
+     */
+    private void startUp()
+    {
+        if (startedUp || options.startupMs() <= 0)
+        {
+            startedUp = true;
+            return;
+        }
+        startedUp = true;
+        detail.log("generic_message", "SyLT start-up: the SUT idles for " + options.startupMs()
+            + " ms before the first query");
+        final long deadlineNs = System.nanoTime() + options.startupMs() * 1_000_000L;
+        long remainingNs;
+        while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !issueLoop.aborted())
+        {
+            LockSupport.parkNanos(Math.min(remainingNs, 10_000_000L));
         }
     }
 

@@ -77,6 +77,12 @@ public final class TestRunner
         this.auditConfig = auditConfig;
         this.configErrors = List.copyOf(configErrors);
         this.console = console;
+        if (this.options.warmupMs() > 0 && this.requested.scenario() != TestScenario.SERVER)
+        {
+            throw new IllegalArgumentException("a warm-up period (" + this.options.warmupMs()
+                + " ms of queries at the target rate) needs the Server scenario, not "
+                + this.requested.scenario());
+        }
         this.issueLoop = new IssueLoop(this.options);
         this.status = new RunStatus(issueLoop, this.options.clock());
         this.sink = new EngineResponseSink(SeriesRecorder.retired(completionErrors), this.options.clock());
@@ -122,10 +128,9 @@ public final class TestRunner
             throw new IllegalArgumentException(queries.source() + ": QSL index " + queries.maxIndex()
                 + " is outside the sample library's " + qsl.totalSampleCount() + " samples");
         }
-        final double seconds = queries.lastOffsetNs() / 1e9;
-        if (seconds > 0 && queries.sampleCount() > 1)
+        if (queries.samplesPerSecond() > 0)
         {
-            requested.serverTargetQps((queries.sampleCount() - 1) / seconds);
+            requested.serverTargetQps(queries.samplesPerSecond());
         }
         this.replay = queries;
         return this;

@@ -9,6 +9,7 @@ import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.SeriesRecorder;
@@ -90,6 +91,39 @@ public final class IssueLoop
         final SystemUnderTest sut,
         final EngineResponseSink sink)
     {
+        return run(trace, recorder, settings, seriesMode, sut, sink, null);
+    }
+
+    /**
+     * Issues a Server performance series after SyLT's warm-up queries: the warm-up trace first, then, with no
+     * pause, the measured trace, whose start (its origin) is the warm-up's end, so the arrivals run on at the
+     * same rate. Latencies of warm-up samples land in the warm-up recorder only; LoadGen's end conditions
+     * (max duration, max queries, outstanding queries) apply to the measured series only. At the end both series'
+     * completions are awaited.
+     *
+     * @param trace      the measured queries.
+     * @param recorder   their completion slots.
+     * @param settings   effective settings.
+     * @param seriesMode accuracy or performance.
+     * @param sut        the system under test.
+     * @param sink       the engine's response sink.
+     * @param warmup     the warm-up queries' recorder (its trace is issued first), or {@code null} for none.
+     * @return what happened; times are relative to the measured series' start.
+     */
+    public IssueOutcome run(
+        final Trace trace,
+        final SeriesRecorder recorder,
+        final EffectiveSettings settings,
+        final TestMode seriesMode,
+        final SystemUnderTest sut,
+        final EngineResponseSink sink,
+        final SeriesRecorder warmup)
+    {
+        if (warmup != null && (trace.scenario() != TestScenario.SERVER
+            || warmup.trace().scenario() != TestScenario.SERVER))
+        {
+            throw new IllegalArgumentException("warm-up queries need a Server series, not " + trace.scenario());
+        }
         final IssueOutcome outcome = new IssueOutcome();
         final TraceQuerySamples samples = new TraceQuerySamples(trace);
         final IdleStrategy completionIdle = options.completionWait().newIdleStrategy();
@@ -98,22 +132,51 @@ public final class IssueLoop
         final IdleStrategy drainIdle = CompletionWaitStrategy.BACKOFF.newIdleStrategy();
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
 
-        final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, sut, sink,
-            samples, outcome);
+        final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
+            sink, samples, outcome);
+        final IssueOutcome warmupOutcome = warmup == null ? null : new IssueOutcome();
+        final Series warmupSeries = warmup == null ? null : new Series(warmup.trace(), warmup, settings, false, false,
+            sut, sink, new TraceQuerySamples(warmup.trace()), warmupOutcome);
         outcome.startEpochNs = options.wallClock().nanoTime();
         final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
-        final long startNs = clock.nanoTime();
+        final long issueStartNs = clock.nanoTime();
+        long startNs = issueStartNs;
+        boolean issueMeasured = true;
+        if (warmupSeries != null)
+        {
+            warmupOutcome.startNs = issueStartNs;
+            warmup.origin(issueStartNs);
+            sink.series(warmup);
+            running = warmupSeries;
+            issueServer(warmupSeries);
+            outcome.warmupQueriesIssued = warmupOutcome.queriesIssued;
+            startNs = issueStartNs + warmup.trace().durationNs();
+            outcome.startEpochNs += startNs - issueStartNs;
+            recorder.follow(warmup);
+            if (warmupOutcome.stopReason == StopReason.ABORTED || warmupOutcome.stopReason == StopReason.SUT_FAILED)
+            {
+                // Nothing measured: the run stops where the warm-up did.
+                outcome.stopReason = warmupOutcome.stopReason;
+                outcome.stopRelativeNs = warmupOutcome.stopRelativeNs - (startNs - issueStartNs);
+                outcome.abortReason = warmupOutcome.abortReason;
+                outcome.sutFailure = warmupOutcome.sutFailure;
+                issueMeasured = false;
+            }
+        }
         outcome.startNs = startNs;
         recorder.origin(startNs);
         sink.series(recorder);
         running = series;
 
-        switch (trace.scenario())
+        if (issueMeasured)
         {
-            case SINGLE_STREAM, MULTI_STREAM -> issueSequential(series, completionIdle, timeoutNs);
-            case SERVER -> issueServer(series);
-            case OFFLINE -> issueOffline(series);
-            default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
+            switch (trace.scenario())
+            {
+                case SINGLE_STREAM, MULTI_STREAM -> issueSequential(series, completionIdle, timeoutNs);
+                case SERVER -> issueServer(series);
+                case OFFLINE -> issueOffline(series);
+                default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
+            }
         }
 
         outcome.issueAllocatedBytes = THREADS.getCurrentThreadAllocatedBytes() - allocatedBeforeBytes;
@@ -149,6 +212,15 @@ public final class IssueLoop
             // A failed SUT may still drain what it holds; give it a short grace period, never forever.
             outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle,
                 Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
+        }
+        if (warmup != null)
+        {
+            // Warm-up samples still held by the SUT complete into the warm-up's slots until the sink retires them.
+            final boolean healthy = outcome.stopReason != StopReason.SUT_FAILED
+                && outcome.stopReason != StopReason.SUT_SILENT && sink.failure() == null;
+            awaitCompletions(warmup, warmupOutcome.samplesIssued, drainIdle,
+                healthy ? timeoutNs : Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
+            outcome.warmupSamplesMissing = warmupOutcome.samplesIssued - warmup.completedSamples();
         }
         final Throwable reported = sink.failure();
         if (reported != null && outcome.sutFailure == null)
@@ -257,7 +329,8 @@ public final class IssueLoop
         final SeriesRecorder recorder = series.recorder;
         final EffectiveSettings settings = series.settings;
         final IssueOutcome outcome = series.outcome;
-        final boolean accuracy = series.accuracy;
+        // Accuracy series and warm-up queries issue every query: LoadGen's end conditions are for measured runs.
+        final boolean endChecks = !series.accuracy && series.measured;
         final long queryCount = trace.queryCount();
         final long startNs = outcome.startNs;
         final boolean coalesce = settings.serverCoalesceQueries;
@@ -311,7 +384,7 @@ public final class IssueLoop
             outcome.lastQuery = q - 1;
             outcome.lastIssuedRelativeNs = relativeNs;
 
-            if (accuracy)
+            if (!endChecks)
             {
                 continue;
             }
@@ -405,19 +478,21 @@ public final class IssueLoop
         final SeriesRecorder recorder;
         final EffectiveSettings settings;
         final boolean accuracy;
+        final boolean measured;
         final SystemUnderTest sut;
         final EngineResponseSink sink;
         final TraceQuerySamples samples;
         final IssueOutcome outcome;
 
         Series(final Trace trace, final SeriesRecorder recorder, final EffectiveSettings settings,
-            final boolean accuracy, final SystemUnderTest sut, final EngineResponseSink sink,
+            final boolean accuracy, final boolean measured, final SystemUnderTest sut, final EngineResponseSink sink,
             final TraceQuerySamples samples, final IssueOutcome outcome)
         {
             this.trace = trace;
             this.recorder = recorder;
             this.settings = settings;
             this.accuracy = accuracy;
+            this.measured = measured;
             this.sut = sut;
             this.sink = sink;
             this.samples = samples;

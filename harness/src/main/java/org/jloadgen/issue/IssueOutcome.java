@@ -39,6 +39,24 @@ public final class IssueOutcome
     long endNs;
     long endEpochNs;
     long issueAllocatedBytes;
+    long warmupQueriesIssued;
+    long warmupSamplesMissing;
+
+    /**
+     * @return SyLT warm-up queries issued before the measured ones (0 without a warm-up).
+     */
+    public long warmupQueriesIssued()
+    {
+        return warmupQueriesIssued;
+    }
+
+    /**
+     * @return issued warm-up samples that never completed.
+     */
+    public long warmupSamplesMissing()
+    {
+        return warmupSamplesMissing;
+    }
 
     /**
      * @return bytes the issue thread allocated from just before the first query to just after the last one
@@ -50,7 +68,8 @@ public final class IssueOutcome
     }
 
     /**
-     * @return {@code System.nanoTime()} when issuing started (the series origin).
+     * @return {@code System.nanoTime()} when the measured queries started (the series origin; after the warm-up
+     *         queries when there are any).
      */
     public long startNs()
     {

@@ -53,6 +53,8 @@ public final class SeriesRecorder implements AutoCloseable
     private final Recorder histogram;
     private final long histogramMaxNs;
     private long originNs;
+    /** The warm-up series issued just before this one, whose late completions still arrive here; or null. */
+    private SeriesRecorder predecessor;
 
     /**
      * @param trace        the series' queries.
@@ -172,6 +174,28 @@ public final class SeriesRecorder implements AutoCloseable
     public void origin(final long originNs)
     {
         this.originNs = originNs;
+    }
+
+    /**
+     * Makes completions of the series issued just before this one, without a drain between them (SyLT's warm-up
+     * queries), land in that series' slots instead of counting as mistakes. Issue thread, before this series is
+     * published to the sink.
+     *
+     * @param earlier the earlier series' recorder, still open.
+     */
+    public void follow(final SeriesRecorder earlier)
+    {
+        this.predecessor = earlier;
+    }
+
+    /**
+     * @param responseId a response id.
+     * @return whether it belongs to this series.
+     */
+    private boolean owns(final long responseId)
+    {
+        final long sample = responseId - 1 - firstSampleId;
+        return sample >= 0 && sample < sampleCount;
     }
 
     /**
@@ -304,7 +328,7 @@ public final class SeriesRecorder implements AutoCloseable
     public void completeOne(
         final long responseId, final long nowNs, final long dataAddress, final long dataBytes, final long tokenCount)
     {
-        final long sample = slot(responseId);
+        final long sample = slot(responseId, nowNs, tokenCount);
         if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
         {
             if (histogram != null)
@@ -332,7 +356,7 @@ public final class SeriesRecorder implements AutoCloseable
     public void completeOne(final long responseId, final long nowNs, final byte[] data, final int offset,
         final int length, final long tokenCount)
     {
-        final long sample = slot(responseId);
+        final long sample = slot(responseId, nowNs, tokenCount);
         if (sample >= 0 && record(sample, responseId, nowNs, tokenCount))
         {
             if (histogram != null)
@@ -378,7 +402,7 @@ public final class SeriesRecorder implements AutoCloseable
                 final long sample = responseId - first;
                 if (sample < 0 || sample >= n)
                 {
-                    badId(responseId);
+                    stray(responseId, nowNs, 0L);
                     continue;
                 }
                 final long offset = sample << 3;
@@ -400,8 +424,8 @@ public final class SeriesRecorder implements AutoCloseable
             for (int i = 0; i < count; i++)
             {
                 final long responseId = responses.responseId(i);
-                final long sample = slot(responseId);
                 final long tokens = responses.tokenCount(i);
+                final long sample = slot(responseId, nowNs, tokens);
                 if (sample >= 0 && record(sample, responseId, nowNs, tokens))
                 {
                     if (histogram != null)
@@ -454,8 +478,20 @@ public final class SeriesRecorder implements AutoCloseable
      */
     public void firstToken(final long responseId, final long nowNs, final long dataAddress, final long dataBytes)
     {
-        final long sample = slot(responseId);
-        if (sample < 0 || firstTokens == null)
+        if (!owns(responseId))
+        {
+            if (predecessor != null && predecessor.owns(responseId))
+            {
+                predecessor.firstToken(responseId, nowNs, 0L, 0L);
+            }
+            else
+            {
+                badId(responseId);
+            }
+            return;
+        }
+        final long sample = responseId - 1 - firstSampleId;
+        if (firstTokens == null)
         {
             return;
         }
@@ -477,15 +513,34 @@ public final class SeriesRecorder implements AutoCloseable
         }
     }
 
-    private long slot(final long responseId)
+    /**
+     * @return the sample number of a response id of this series, or -1 after handing a stray id on.
+     */
+    private long slot(final long responseId, final long nowNs, final long tokenCount)
     {
         final long sample = responseId - 1 - firstSampleId;
         if (sample < 0 || sample >= sampleCount)
         {
-            badId(responseId);
+            stray(responseId, nowNs, tokenCount);
             return -1;
         }
         return sample;
+    }
+
+    /**
+     * An id outside this series: a late warm-up completion goes to the warm-up's slots, anything else is a
+     * mistake. Off the fast path: only ids that miss this series' range get here.
+     */
+    private void stray(final long responseId, final long nowNs, final long tokenCount)
+    {
+        if (predecessor != null && predecessor.owns(responseId))
+        {
+            predecessor.completeOne(responseId, nowNs, 0L, 0L, tokenCount);
+        }
+        else
+        {
+            badId(responseId);
+        }
     }
 
     private void badId(final long responseId)

@@ -15,17 +15,52 @@ import org.jloadgen.memory.OffHeapAllocator;
 
 /**
  * A trace of timestamped queries to replay (the SyLT idea: traffic captured in production, or generated
- * elsewhere), read from the text {@code jloadgen trace} prints: {@code Q <scheduled_ns> <qsl indices...>}
- * lines; {@code L}/{@code U} lines, blank lines and {@code #} comments are skipped. Offsets must not decrease.
+ * elsewhere). Two file formats are read:
+ * <ul>
+ * <li>the text {@code jloadgen trace} prints: {@code Q <scheduled_ns> <qsl indices...>} lines, each a query
+ * whose samples go out in one call; {@code L}/{@code U} lines, blank lines and {@code #} comments are skipped;
+ * offsets are used as written;</li>
+ * <li>CSV, one query of one sample per row: {@code timestamp_ns,sample_index}, with that header line optional;
+ * blank lines and {@code #} comments are skipped; times count from the first row's (a capture's epoch
+ * timestamps replay from 0).</li>
+ * </ul>
+ * A file is CSV when its first line that is not blank or a comment holds a comma. Offsets must not decrease.
  */
 public final class ReplayQueries
 {
-    private final Path source;
+    /** The CSV header. */
+    public static final String CSV_HEADER = "timestamp_ns,sample_index";
+
+    /** How a trace is written. */
+    public enum Format
+    {
+        /** {@code Q <scheduled_ns> <qsl indices...>} lines. */
+        TEXT,
+        /** {@value #CSV_HEADER} rows. */
+        CSV;
+
+        /**
+         * @param file a file name.
+         * @return CSV for a {@code .csv} name, else TEXT.
+         */
+        public static Format forFile(final Path file)
+        {
+            return file.getFileName().toString().toLowerCase(java.util.Locale.ROOT).endsWith(".csv") ? CSV : TEXT;
+        }
+    }
+
+    private final String source;
     private final long[] offsetsNs;
     private final int[] sampleCounts;
     private final long[] indices;
 
-    private ReplayQueries(final Path source, final long[] offsetsNs, final int[] sampleCounts, final long[] indices)
+    /**
+     * @param source       what the queries came from, for messages.
+     * @param offsetsNs    scheduled offset of each query, not decreasing.
+     * @param sampleCounts samples of each query (at least 1).
+     * @param indices      the QSL indices of all samples, query after query.
+     */
+    ReplayQueries(final String source, final long[] offsetsNs, final int[] sampleCounts, final long[] indices)
     {
         this.source = source;
         this.offsetsNs = offsetsNs;
@@ -34,75 +69,155 @@ public final class ReplayQueries
     }
 
     /**
-     * @param file the trace file.
+     * @param file the trace file, text or CSV.
      * @return its queries.
      * @throws IllegalArgumentException naming the file and line of a malformed entry.
+     * @throws UncheckedIOException if the file cannot be read.
      */
     public static ReplayQueries read(final Path file)
     {
-        long[] offsets = new long[1024];
-        int[] counts = new int[1024];
-        long[] samples = new long[1024];
-        int queries = 0;
-        int sampleTotal = 0;
-        int lineNumber = 0;
         try (BufferedReader in = Files.newBufferedReader(file, StandardCharsets.UTF_8))
         {
+            final Builder b = new Builder(file);
             String line;
+            Boolean csv = null;
             while ((line = in.readLine()) != null)
             {
-                lineNumber++;
+                b.lineNumber++;
                 final String t = line.trim();
-                if (t.isEmpty() || t.startsWith("#") || t.startsWith("L") || t.startsWith("U"))
+                if (t.isEmpty() || t.startsWith("#"))
                 {
                     continue;
                 }
-                final String[] f = t.split("\\s+");
-                if (!f[0].equals("Q") || f.length < 3)
+                if (csv == null)
                 {
-                    throw new IllegalArgumentException(file + ": line " + lineNumber
-                        + ": expected 'Q <scheduled_ns> <qsl index>...', got '" + abbreviate(t) + "'");
-                }
-                final long offset = parse(f[1], file, lineNumber, "scheduled_ns");
-                if (offset < 0 || (queries > 0 && offset < offsets[queries - 1]))
-                {
-                    throw new IllegalArgumentException(file + ": line " + lineNumber + ": scheduled_ns " + offset
-                        + " is negative or earlier than the previous query's");
-                }
-                if (queries == offsets.length)
-                {
-                    offsets = Arrays.copyOf(offsets, queries * 2);
-                    counts = Arrays.copyOf(counts, queries * 2);
-                }
-                offsets[queries] = offset;
-                counts[queries] = f.length - 2;
-                queries++;
-                for (int i = 2; i < f.length; i++)
-                {
-                    if (sampleTotal == samples.length)
+                    csv = t.indexOf(',') >= 0;
+                    if (csv && !Character.isDigit(t.charAt(0)) && t.charAt(0) != '-')
                     {
-                        samples = Arrays.copyOf(samples, sampleTotal * 2);
+                        if (!t.replace(" ", "").equalsIgnoreCase(CSV_HEADER))
+                        {
+                            throw b.error("expected the CSV header '" + CSV_HEADER + "' or a first row, got '"
+                                + abbreviate(t) + "'");
+                        }
+                        continue;
                     }
-                    final long index = parse(f[i], file, lineNumber, "qsl index");
-                    if (index < 0)
-                    {
-                        throw new IllegalArgumentException(file + ": line " + lineNumber + ": negative qsl index "
-                            + index);
-                    }
-                    samples[sampleTotal++] = index;
+                }
+                if (csv)
+                {
+                    b.csvRow(t);
+                }
+                else
+                {
+                    b.textLine(t);
                 }
             }
+            return b.build();
         }
         catch (final IOException ex)
         {
             throw new UncheckedIOException("cannot read trace " + file + ": " + ex.getMessage(), ex);
         }
-        if (queries == 0)
+    }
+
+    /**
+     * Collects the queries of a file while it is read.
+     */
+    private static final class Builder
+    {
+        private final Path file;
+        private int lineNumber;
+        private long[] offsets = new long[1024];
+        private int[] counts = new int[1024];
+        private long[] samples = new long[1024];
+        private int queries;
+        private int sampleTotal;
+        private long firstTimestampNs;
+
+        Builder(final Path file)
         {
-            throw new IllegalArgumentException(file + ": no 'Q' lines: nothing to replay");
+            this.file = file;
         }
-        return new ReplayQueries(file, Arrays.copyOf(offsets, queries), Arrays.copyOf(counts, queries),
-            Arrays.copyOf(samples, sampleTotal));
+
+        IllegalArgumentException error(final String message)
+        {
+            return new IllegalArgumentException(file + ": line " + lineNumber + ": " + message);
+        }
+
+        void textLine(final String t)
+        {
+            if (t.startsWith("L") || t.startsWith("U"))
+            {
+                return;
+            }
+            final String[] f = t.split("\\s+");
+            if (!f[0].equals("Q") || f.length < 3)
+            {
+                throw error("expected 'Q <scheduled_ns> <qsl index>...', got '" + abbreviate(t) + "'");
+            }
+            addQuery(parse(f[1], file, lineNumber, "scheduled_ns"));
+            for (int i = 2; i < f.length; i++)
+            {
+                addSample(parse(f[i], file, lineNumber, "qsl index"));
+            }
+        }
+
+        void csvRow(final String t)
+        {
+            final String[] f = t.split(",", -1);
+            if (f.length != 2)
+            {
+                throw error("expected 2 fields 'timestamp_ns,sample_index', got " + f.length + ": '"
+                    + abbreviate(t) + "'");
+            }
+            final long timestampNs = parse(f[0].trim(), file, lineNumber, "timestamp_ns");
+            if (queries == 0)
+            {
+                firstTimestampNs = timestampNs;
+            }
+            addQuery(timestampNs - firstTimestampNs);
+            addSample(parse(f[1].trim(), file, lineNumber, "sample_index"));
+        }
+
+        private void addQuery(final long offset)
+        {
+            if (offset < 0 || (queries > 0 && offset < offsets[queries - 1]))
+            {
+                throw error("timestamp " + offset + " ns (from the first) is negative or earlier than the previous "
+                    + "query's");
+            }
+            if (queries == offsets.length)
+            {
+                offsets = Arrays.copyOf(offsets, queries * 2);
+                counts = Arrays.copyOf(counts, queries * 2);
+            }
+            offsets[queries] = offset;
+            counts[queries] = 0;
+            queries++;
+        }
+
+        private void addSample(final long index)
+        {
+            if (index < 0)
+            {
+                throw error("negative qsl index " + index);
+            }
+            if (sampleTotal == samples.length)
+            {
+                samples = Arrays.copyOf(samples, sampleTotal * 2);
+            }
+            samples[sampleTotal++] = index;
+            counts[queries - 1]++;
+        }
+
+        ReplayQueries build()
+        {
+            if (queries == 0)
+            {
+                throw new IllegalArgumentException(file + ": no queries ('Q' lines or CSV rows): nothing to replay");
+            }
+            return new ReplayQueries(file.toString(), Arrays.copyOf(offsets, queries), Arrays.copyOf(counts, queries),
+                Arrays.copyOf(samples, sampleTotal));
+        }
     }
 
     private static long parse(final String s, final Path file, final int line, final String what)
@@ -124,9 +239,9 @@ public final class ReplayQueries
     }
 
     /**
-     * @return the file the queries came from.
+     * @return what the queries came from (a file name, or how they were generated).
      */
-    public Path source()
+    public String source()
     {
         return source;
     }
@@ -145,6 +260,79 @@ public final class ReplayQueries
     public int sampleCount()
     {
         return indices.length;
+    }
+
+    /**
+     * @return the trace's average rate as LoadGen counts a Server run's: (samples - 1) over the last query's offset
+     *         in seconds; 0 for a trace of one instant.
+     */
+    public double samplesPerSecond()
+    {
+        final double seconds = lastOffsetNs() / 1e9;
+        return seconds > 0 && indices.length > 1 ? (indices.length - 1) / seconds : 0;
+    }
+
+    /**
+     * The same queries on a faster or slower clock: every offset divided by {@code speed}.
+     *
+     * @param speed 2.0 replays twice as fast; positive and finite.
+     * @return the scaled trace (this one when the speed is 1).
+     */
+    public ReplayQueries scaled(final double speed)
+    {
+        if (!(speed > 0) || Double.isInfinite(speed))
+        {
+            throw new IllegalArgumentException("trace speed must be a positive number, got " + speed);
+        }
+        if (speed == 1.0)
+        {
+            return this;
+        }
+        final long[] scaled = new long[offsetsNs.length];
+        for (int i = 0; i < scaled.length; i++)
+        {
+            scaled[i] = Math.round(offsetsNs[i] / speed);
+        }
+        return new ReplayQueries(source + " at speed " + speed, scaled, sampleCounts, indices);
+    }
+
+    /**
+     * Writes the queries in one of the formats {@link #read} reads.
+     *
+     * @param out    where.
+     * @param format TEXT ({@code Q} lines, a query's samples on one line) or CSV (one row per sample, a query's
+     *               samples on rows with equal timestamps, which replay as queries of their own).
+     * @throws IOException if writing fails.
+     */
+    public void write(final Appendable out, final Format format) throws IOException
+    {
+        final StringBuilder line = new StringBuilder(64);
+        if (format == Format.CSV)
+        {
+            out.append(CSV_HEADER).append('\n');
+        }
+        int at = 0;
+        for (int q = 0; q < offsetsNs.length; q++)
+        {
+            line.setLength(0);
+            if (format == Format.CSV)
+            {
+                for (int i = 0; i < sampleCounts[q]; i++)
+                {
+                    line.append(offsetsNs[q]).append(',').append(indices[at++]).append('\n');
+                }
+            }
+            else
+            {
+                line.append("Q ").append(offsetsNs[q]);
+                for (int i = 0; i < sampleCounts[q]; i++)
+                {
+                    line.append(' ').append(indices[at++]);
+                }
+                line.append('\n');
+            }
+            out.append(line);
+        }
     }
 
     /**

@@ -3,9 +3,15 @@ package org.jloadgen.spi;
 import java.util.HashMap;
 import java.util.Map;
 
+import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.QuerySampleLibrary;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.sut.BatchingSut;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.NullWorkerSut;
+import org.jloadgen.sut.synthetic.SimulatedSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
 
 /**
@@ -96,16 +102,64 @@ public final class BuiltinSutProviders
         public String description()
         {
             return "simulated service times (fixed/uniform/exponential), batching, workers, inline or threaded, "
-                + "deliberate bugs";
+                + "deliberate bugs; time=simulated: the same as a queueing model on a simulated clock";
         }
 
         @Override
         public SutInstance create(final SutContext context)
         {
             final Map<String, String> options = new HashMap<>(context.options());
+            final String time = options.remove("time");
+            if ("simulated".equals(time))
+            {
+                return simulated(new SimulatedSut(options), context);
+            }
+            if (time != null && !time.equals("real"))
+            {
+                throw new IllegalArgumentException("synthetic SUT option time=" + time
+                    + ": expected real or simulated");
+            }
             final SyntheticSut sut = new SyntheticSut(options, null);
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut,
                 sut.statistics().orElse(null));
         }
+    }
+
+    /**
+     * A simulated SUT's instance: tests run on its clock, and the engine's waits spin on it (a reading is what
+     * moves simulated time; a real sleep would only stall), without the JIT warm-up (simulated latencies do not
+     * depend on compilation).
+     */
+    private static SutInstance simulated(final SimulatedSut sut, final SutContext context)
+    {
+        final SutInstance plain = SutInstance.of(sut,
+            new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
+        return new SutInstance()
+        {
+            @Override
+            public SystemUnderTest sut()
+            {
+                return sut;
+            }
+
+            @Override
+            public QuerySampleLibrary qsl()
+            {
+                return plain.qsl();
+            }
+
+            @Override
+            public EngineOptions engineOptions(final EngineOptions options)
+            {
+                return options.copy().clock(sut.clock()).wallClock(sut.clock())
+                    .serverWait(ServerWaitStrategy.SPIN).completionWait(CompletionWaitStrategy.SPIN).jitWarmupMs(0);
+            }
+
+            @Override
+            public void close()
+            {
+                plain.close();
+            }
+        };
     }
 }

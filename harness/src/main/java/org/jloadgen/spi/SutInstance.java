@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Optional;
 
+import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.sut.SutStatistics;
@@ -77,6 +78,19 @@ public interface SutInstance extends AutoCloseable
     default Optional<TensorSpec> outputTensor()
     {
         return Optional.empty();
+    }
+
+    /**
+     * The engine options a test of this SUT runs with: the given ones, adjusted where the SUT needs it. A SUT that
+     * runs on simulated time returns them with its clock as the run clock and the wall clock, so the engine's
+     * readings are what moves that time. The default changes nothing.
+     *
+     * @param options the options the user chose (not modified).
+     * @return the options to run with.
+     */
+    default EngineOptions engineOptions(final EngineOptions options)
+    {
+        return options;
     }
 
     /**

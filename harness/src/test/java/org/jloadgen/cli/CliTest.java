@@ -3,9 +3,7 @@ package org.jloadgen.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +12,7 @@ import java.util.List;
 import java.util.stream.Stream;
 
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.CommandLineRun;
 import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -28,32 +27,15 @@ class CliTest
     @TempDir
     Path dir;
 
+    /** What a command did. */
     record Outcome(int exitCode, String out, String err)
     {
     }
 
     static Outcome jloadgen(final String... args)
     {
-        final PrintStream oldOut = System.out;
-        final PrintStream oldErr = System.err;
-        final ByteArrayOutputStream out = new ByteArrayOutputStream();
-        final ByteArrayOutputStream err = new ByteArrayOutputStream();
-        try
-        {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            final var cl = Main.commandLine();
-            cl.setOut(new java.io.PrintWriter(System.out, true));
-            cl.setErr(new java.io.PrintWriter(System.err, true));
-            final int code = cl.execute(args);
-            System.out.flush();
-            return new Outcome(code, out.toString(StandardCharsets.UTF_8), err.toString(StandardCharsets.UTF_8));
-        }
-        finally
-        {
-            System.setOut(oldOut);
-            System.setErr(oldErr);
-        }
+        final CommandLineRun run = CommandLineRun.jloadgen(args);
+        return new Outcome(run.exitCode(), run.out(), run.err());
     }
 
     static Stream<String> goldenTraces() throws IOException
@@ -257,5 +239,66 @@ class CliTest
         assertTrue(String.valueOf(detail.value("error_runtime")).contains("could not be started"));
         assertTrue(Files.readString(dir.resolve("mlperf_log_summary.txt")).endsWith(
             "1 ERROR encountered. See detailed log.\n"));
+    }
+
+    @Test
+    void shouldGenerateASyltTraceAndReplayItFasterFromCsv() throws IOException
+    {
+        final Path csv = dir.resolve("poisson.csv");
+        final Outcome g = jloadgen("trace", "--generate", "--qps", "500", "--min-queries", "200",
+            "--min-duration-ms", "1000", "--qsl-total", "64", "--seed", "3", "--output", csv.toString());
+        assertEquals(Main.EXIT_VALID, g.exitCode(), g.err());
+        final List<String> rows = Files.readAllLines(csv);
+        assertEquals("timestamp_ns,sample_index", rows.get(0));
+        assertTrue(rows.size() - 1 >= 450 && rows.size() - 1 <= 560, "about 500 QPS x 1 s: " + (rows.size() - 1));
+        assertTrue(g.err().contains("wrote " + (rows.size() - 1) + " queries over "), g.err());
+
+        final Path out = dir.resolve("replay");
+        final Outcome r = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--trace", csv.toString(), "--trace-speed", "2", "--qsl-total", "64", "--set", "min_duration_ms=400",
+            "--set", "min_query_count=100", "--set", "server_target_latency_ns=100000000", "--out", out.toString(),
+            "--quiet", "--completion-timeout-ms", "5000");
+        // VALID unless a busy machine stalls this JVM past the bound; either way the replay itself has no error.
+        assertTrue(r.exitCode() == Main.EXIT_VALID || r.exitCode() == Main.EXIT_INVALID, r.out() + r.err());
+        final MlLogParser detail = MlLogParser.parse(out.resolve("mlperf_log_detail.txt"));
+        assertEquals(0, detail.errorCount(), r.out() + r.err());
+        assertEquals(rows.size() - 1L, ((Number)detail.value("result_query_count")).longValue());
+        // Twice as fast: the replay's rate is twice the trace's, and the schedule half as long.
+        final double scheduled = ((Number)detail.value("result_scheduled_samples_per_sec")).doubleValue();
+        assertTrue(scheduled > 900 && scheduled < 1_100, "scheduled " + scheduled);
+        assertTrue(String.valueOf(detail.records().stream().filter(x -> x.key().equals("generic_message"))
+            .map(MlLogParser.Record::value).toList()).contains("poisson.csv at speed 2.0"));
+
+        final Outcome text = jloadgen("trace", "--generate", "--qps", "100", "--min-queries", "3");
+        assertEquals(Main.EXIT_VALID, text.exitCode(), text.err());
+        assertTrue(text.out().startsWith("Q 0 "), text.out());
+        assertEquals(3, text.out().lines().count());
+    }
+
+    @Test
+    void shouldRefuseConflictingTraceOptions()
+    {
+        final Outcome noQps = jloadgen("trace", "--generate");
+        assertEquals(Main.EXIT_USAGE, noQps.exitCode());
+        assertTrue(noQps.err().contains("--generate needs --qps"), noQps.err());
+        final Outcome mixed = jloadgen("trace", "--generate", "--qps", "10", "--set", "min_duration_ms=5");
+        assertEquals(Main.EXIT_USAGE, mixed.exitCode());
+        assertTrue(mixed.err().contains("--set describes a test's trace; --generate writes a Poisson trace"),
+            mixed.err());
+        final Outcome stray = jloadgen("trace", "--qps", "10");
+        assertEquals(Main.EXIT_USAGE, stray.exitCode());
+        assertTrue(stray.err().contains("--qps is an option of --generate"), stray.err());
+        final Outcome speed = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--trace-speed", "2", "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, speed.exitCode());
+        assertTrue(speed.err().contains("--trace-speed scales a replayed trace: give --trace FILE too"), speed.err());
+        final Outcome warmup = jloadgen("run", "--no-audit-config", "--scenario", "Offline", "--sut", "null",
+            "--warmup-ms", "100", "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, warmup.exitCode());
+        assertTrue(warmup.err().contains("needs the Server scenario, not Offline"), warmup.err());
+        final Outcome negative = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--startup-ms", "-1", "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, negative.exitCode());
+        assertTrue(negative.err().contains("--startup-ms must not be negative, got -1"), negative.err());
     }
 }

@@ -243,6 +243,47 @@ class IssueLoopTest
     }
 
     @Test
+    void shouldAllocateNothingOnTheIssueThreadWhileIssuingWarmupAndMeasuredQueries()
+    {
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(50_000)
+            .minDurationMs(200).minQueryCount(100);
+        final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000));
+        final NullSut sut = new NullSut();
+        int clean = 0;
+        for (int run = 0; run < 10 && clean < 3; run++)
+        {
+            final SeriesFixture.Result r = fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut, 100);
+            assertTrue(r.outcome().warmupQueriesIssued() > 3_000, "warm-up " + r.outcome().warmupQueriesIssued());
+            assertTrue(r.outcome().queriesIssued() > 7_000);
+            assertEquals(0, r.outcome().warmupSamplesMissing());
+            clean = r.outcome().issueAllocatedBytes() == 0 ? clean + 1 : 0;
+        }
+        assertEquals(3, clean, "the issue thread kept allocating while issuing");
+        assertEquals(0, fixture.errors.total(), fixture.errors.describe().toString());
+    }
+
+    @Test
+    void shouldRecordWarmupCompletionsThatArriveDuringTheMeasuredQueries()
+    {
+        // A worker thread completes: warm-up samples still queued when the measured queries start complete into
+        // the warm-up's slots, not as mistakes, and the measured series counts only its own.
+        final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(20_000)
+            .minDurationMs(200).minQueryCount(100);
+        final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(5_000)
+            .latencyHistogram(false));
+        try (org.jloadgen.sut.BatchingSut sut = org.jloadgen.sut.synthetic.NullWorkerSut.create(
+            org.jloadgen.api.CompletionWaitStrategy.BACKOFF))
+        {
+            final SeriesFixture.Result r = fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut, 200);
+            assertEquals(0, fixture.errors.total(), fixture.errors.describe().toString());
+            assertEquals(0, r.outcome().warmupSamplesMissing());
+            assertTrue(r.outcome().warmupQueriesIssued() > 2_000);
+            assertEquals(r.trace().sampleCount(), r.collected().result().sampleLatencies().count());
+            assertEquals(0, r.collected().missingSamples());
+        }
+    }
+
+    @Test
     void shouldSeeAllocationsOfASutThatAllocatesOnTheIssueThread()
     {
         // The measurement itself must be able to fail: a SUT that boxes per query is caught.

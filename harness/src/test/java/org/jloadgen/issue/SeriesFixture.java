@@ -17,6 +17,7 @@ import org.jloadgen.schedule.LoadableSets;
 import org.jloadgen.schedule.QueryGenerator;
 import org.jloadgen.schedule.SequenceGen;
 import org.jloadgen.schedule.Trace;
+import org.jloadgen.schedule.WarmupQueries;
 
 /**
  * Runs one series through the real generator, issue loop, completion path and latency collection, without the
@@ -53,6 +54,15 @@ final class SeriesFixture
     Result run(final TestSettings requested, final long qslTotal, final long qslPerformance,
         final TestMode seriesMode, final SystemUnderTest sut)
     {
+        return run(requested, qslTotal, qslPerformance, seriesMode, sut, 0);
+    }
+
+    /**
+     * @param warmupMs SyLT warm-up queries at the target rate before the measured ones (Server), 0 for none.
+     */
+    Result run(final TestSettings requested, final long qslTotal, final long qslPerformance,
+        final TestMode seriesMode, final SystemUnderTest sut, final long warmupMs)
+    {
         final EffectiveSettings settings = new EffectiveSettings(requested, qslTotal, qslPerformance);
         final long count = seriesMode == TestMode.ACCURACY_ONLY ? settings.accuracySampleCount
             : settings.performanceSampleCount;
@@ -60,10 +70,14 @@ final class SeriesFixture
             settings.scenario, settings.samplesPerQuery, settings.qslRngSeed);
         final Trace trace = QueryGenerator.generate(settings, sets.get(0), seriesMode, sequence,
             QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
-        try (SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, errors, null, null,
-            options.issueLateness(), OffHeapAllocator.arena()))
+        try (Trace warmupTrace = warmupMs > 0 ? WarmupQueries.generate(settings, sets.get(0), warmupMs * 1_000_000L,
+                sequence, OffHeapAllocator.arena()) : null;
+            SeriesRecorder warmup = warmupTrace == null ? null : new SeriesRecorder(warmupTrace, false, errors, null,
+                null, false, OffHeapAllocator.arena());
+            SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, errors, null, null,
+                options.issueLateness(), OffHeapAllocator.arena()))
         {
-            final IssueOutcome outcome = loop.run(trace, recorder, settings, seriesMode, sut, sink);
+            final IssueOutcome outcome = loop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
             final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
                 outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
                 outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, errors);

@@ -155,10 +155,9 @@ public final class XyChart
         plot.setBackgroundPaint(Color.WHITE);
         plot.setDomainGridlinePaint(new Color(0xdddddd));
         plot.setRangeGridlinePaint(new Color(0xdddddd));
-        plot.setDomainAxis(axis(x));
-        plot.setRangeAxis(axis(y));
         double minX = Double.POSITIVE_INFINITY;
         double maxX = Double.NEGATIVE_INFINITY;
+        double maxY = 0;
         int dataset = 0;
         int nextColor = 0;
         for (final Series s : series)
@@ -173,6 +172,7 @@ public final class XyChart
                     points.add(toAxis(x, px), py);
                     minX = Math.min(minX, toAxis(x, px));
                     maxX = Math.max(maxX, toAxis(x, px));
+                    maxY = Math.max(maxY, Math.abs(toAxis(y, py)));
                 }
             }
             final int color = s.colorIndex() >= 0 ? s.colorIndex() : nextColor++;
@@ -188,6 +188,7 @@ public final class XyChart
             final double to = Double.isFinite(maxX) && maxX > from ? maxX : from + 1;
             line.add(from, b.y());
             line.add(to, b.y());
+            maxY = Math.max(maxY, Math.abs(toAxis(y, b.y())));
             plot.setDataset(dataset, new XYSeriesCollection(line));
             final XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
             r.setSeriesPaint(0, BOUND);
@@ -196,6 +197,11 @@ public final class XyChart
             plot.setRenderer(dataset, r);
             dataset++;
         }
+        // The axes come last, so they range over all the data at once. JFreeChart widens a range of one value by an
+        // absolute minimum (1e-8 by default), which vanishes next to values like 1e7 ns and leaves a log axis with
+        // an empty range (an exception); a minimum relative to the values keeps one point or one flat line drawable.
+        plot.setDomainAxis(axis(x, Math.max(Math.abs(minX), Math.abs(maxX))));
+        plot.setRangeAxis(axis(y, maxY));
         for (final double[] band : bands)
         {
             final IntervalMarker marker = new IntervalMarker(toAxis(x, band[0]), toAxis(x, band[1]));
@@ -253,12 +259,14 @@ public final class XyChart
         return axis.scale() == Axis.Scale.PERCENTILE ? 1 / (1 - value / 100) : value;
     }
 
-    private static ValueAxis axis(final Axis spec)
+    private static ValueAxis axis(final Axis spec, final double magnitude)
     {
+        final double minimumRange = Double.isFinite(magnitude) && magnitude > 0 ? magnitude * 1e-3 : 1e-8;
         if (spec.scale() == Axis.Scale.LINEAR)
         {
             final NumberAxis axis = new NumberAxis(spec.label());
             axis.setAutoRangeIncludesZero(false);
+            axis.setAutoRangeMinimumSize(minimumRange);
             if (spec.durationsNs())
             {
                 axis.setNumberFormatOverride(new TickFormat(false, true));
@@ -266,6 +274,7 @@ public final class XyChart
             return axis;
         }
         final LogAxis axis = new LogAxis(spec.label());
+        axis.setAutoRangeMinimumSize(minimumRange);
         axis.setBase(10);
         axis.setSmallestValue(spec.scale() == Axis.Scale.PERCENTILE ? 1 : 1e-9);
         axis.setNumberFormatOverride(new TickFormat(spec.scale() == Axis.Scale.PERCENTILE, spec.durationsNs()));

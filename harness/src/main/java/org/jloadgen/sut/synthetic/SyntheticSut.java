@@ -32,7 +32,8 @@ import org.jloadgen.sut.SampleBatch;
  * {@code per-sample} (extra time per sample in a batch), {@code batch}, {@code timeout-us}, {@code workers},
  * {@code inline}, {@code wait} ({@code spin}, {@code sleep} or {@code auto}), {@code tokens},
  * {@code first-token} (time to the first token), {@code seed}, {@code misbehave},
- * {@code misbehave-after} (queries issued before misbehaving), {@code name}.
+ * {@code misbehave-after} (queries issued before misbehaving), {@code name}. With {@code time=simulated} the
+ * provider builds a {@link SimulatedSut} instead: the same service model as a queue on a simulated clock.
  */
 public final class SyntheticSut implements SystemUnderTest, AutoCloseable
 {
