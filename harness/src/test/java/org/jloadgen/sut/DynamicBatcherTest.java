@@ -170,6 +170,89 @@ class DynamicBatcherTest
     }
 
     @Test
+    void shouldDropWhatIsQueuedAndServeWhatComesAfter()
+    {
+        final DynamicBatcher b = batcher(4, 0, 64);
+        final SampleBatch batch = new SampleBatch(4);
+        b.offer(query(1, 10), new NoOpIdleStrategy());
+        assertEquals(4, b.nextBatch(batch, new NoOpIdleStrategy()));
+
+        b.dropQueued();
+        assertEquals(0, b.nextBatch(batch, new NoOpIdleStrategy()), "the six queued samples are gone");
+        assertEquals(6, b.droppedSamples());
+        assertEquals(0, b.queued());
+
+        assertTrue(b.offer(query(11, 2), new NoOpIdleStrategy()));
+        assertEquals(2, b.nextBatch(batch, new NoOpIdleStrategy()));
+        assertArrayEquals(new long[] {11, 12}, ids(batch), "a query after the drop is served");
+    }
+
+    @Test
+    void shouldReturnFromAnOfferWaitingForRoomWhenTheQueueIsDropped() throws InterruptedException
+    {
+        // A query four times the ring with no worker: the producer waits for room until the drop releases it.
+        final DynamicBatcher b = batcher(4, 0, 1024);
+        final AtomicBoolean offered = new AtomicBoolean(true);
+        final Thread producer = Thread.ofPlatform().start(() -> offered.set(b.offer(query(1, 4096),
+            new YieldingIdleStrategy())));
+        while (b.queued() < 1024)
+        {
+            Thread.onSpinWait();
+        }
+        Thread.sleep(50);
+        assertTrue(producer.isAlive(), "the producer waits for room");
+        b.dropQueued();
+        producer.join(LIMIT.toMillis());
+        assertFalse(producer.isAlive(), "the drop released the producer");
+        assertFalse(offered.get(), "the rest of the query was dropped");
+        final SampleBatch batch = new SampleBatch(4);
+        assertEquals(0, b.nextBatch(batch, new NoOpIdleStrategy()));
+        assertEquals(1024, b.droppedSamples());
+    }
+
+    @Test
+    void shouldStopCopyingALargeQueryAtTheNextChunkAfterADrop()
+    {
+        final DynamicBatcher b = batcher(256, 0, 1 << 14);
+        final int size = 4 * DynamicBatcher.PUBLISH_CHUNK;
+        final QuerySamples whole = query(1, size);
+        final QuerySamples dropping = new QuerySamples()
+        {
+            @Override
+            public int size()
+            {
+                return size;
+            }
+
+            @Override
+            public long responseId(final int i)
+            {
+                if (i == DynamicBatcher.PUBLISH_CHUNK + 10)
+                {
+                    b.dropQueued();
+                }
+                return whole.responseId(i);
+            }
+
+            @Override
+            public long sampleIndex(final int i)
+            {
+                return whole.sampleIndex(i);
+            }
+
+            @Override
+            public int loadedPosition(final int i)
+            {
+                return whole.loadedPosition(i);
+            }
+        };
+        assertFalse(b.offer(dropping, new NoOpIdleStrategy()));
+        assertEquals(0, b.nextBatch(new SampleBatch(256), new NoOpIdleStrategy()));
+        assertEquals(2L * DynamicBatcher.PUBLISH_CHUNK, b.droppedSamples(),
+            "copied up to the end of the chunk the drop came in, no further");
+    }
+
+    @Test
     void shouldReportABatchAsContiguousOnlyWhenPositionsFollowEachOther()
     {
         final SampleBatch batch = new SampleBatch(4);
