@@ -84,10 +84,12 @@ public final class TestRunner
     }
 
     /**
-     * Stops the test after the query being issued (any thread); the logs are still written completely and the
-     * summary says why the run is INVALID.
+     * Stops the test (any thread; returns at once): issuing stops after the query being issued, an
+     * {@link org.jloadgen.api.AbortableSut} drops its queued samples, the samples in flight get
+     * {@link EngineOptions#abortGraceMs()} at most, and the logs are written completely, the summary saying that the
+     * run was aborted and why.
      *
-     * @param reason what to log.
+     * @param reason why, as the summary shows it after "aborted: ".
      */
     public void abort(final String reason)
     {
@@ -164,6 +166,10 @@ public final class TestRunner
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
                 logs, status), logs, qsl.totalSampleCount(), replay, status);
             modes.run(effective);
+            if (issueLoop.aborted() && modes.reported().isEmpty())
+            {
+                logs.files().summaryWriter().appendAbort(issueLoop.abortReason());
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -179,7 +185,7 @@ public final class TestRunner
         final RunFiles files = logs.files();
         return new TestResult(effective, modes.reported(), modes.accuracySeries(), files.summary(), files.detail(),
             files.accuracy(), files.trace(), files.latencyLogPath(), files.issueLatenessLogPath(), files.jfrPath(),
-            detail.errorCount(), detail.warningCount(), logs.messages());
+            detail.errorCount(), detail.warningCount(), logs.messages(), issueLoop.abortReason());
     }
 
     /**
