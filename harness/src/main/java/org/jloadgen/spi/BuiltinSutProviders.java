@@ -1,9 +1,10 @@
 package org.jloadgen.spi;
 
-import java.util.HashMap;
-import java.util.Map;
+import java.util.Set;
 
+import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutOptions;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.NullWorkerSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
@@ -39,10 +40,8 @@ public final class BuiltinSutProviders
         @Override
         public SutInstance create(final SutContext context)
         {
-            if (!context.options().isEmpty())
-            {
-                throw new IllegalArgumentException("the null SUT takes no options, got " + context.options().keySet());
-            }
+            // No option is known: any given is rejected with the list (none).
+            SutOptions.parse("null", context.options(), Set.of(), Set.of());
             return SutInstance.of(new NullSut(),
                 new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), null);
         }
@@ -69,14 +68,9 @@ public final class BuiltinSutProviders
         @Override
         public SutInstance create(final SutContext context)
         {
-            final Map<String, String> options = new HashMap<>(context.options());
-            final String wait = options.remove("wait");
-            if (!options.isEmpty())
-            {
-                throw new IllegalArgumentException("the " + NullWorkerSut.NAME + " SUT takes only the option 'wait', "
-                    + "got " + options.keySet());
-            }
-            final BatchingSut sut = NullWorkerSut.create(NullWorkerSut.parseWait(wait == null ? "spin" : wait));
+            final SutOptions options = SutOptions.parse(NullWorkerSut.NAME, context.options(), Set.of("wait"),
+                Set.of());
+            final BatchingSut sut = NullWorkerSut.create(options.idle("wait", CompletionWaitStrategy.SPIN));
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
         }
     }
@@ -102,8 +96,7 @@ public final class BuiltinSutProviders
         @Override
         public SutInstance create(final SutContext context)
         {
-            final Map<String, String> options = new HashMap<>(context.options());
-            final SyntheticSut sut = new SyntheticSut(options, null);
+            final SyntheticSut sut = new SyntheticSut(context.options(), null);
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut,
                 sut.statistics().orElse(null));
         }
