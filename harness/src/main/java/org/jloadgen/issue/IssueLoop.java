@@ -436,6 +436,12 @@ public final class IssueLoop
         for (long q = 0; q < queryCount; q++)
         {
             final long relativeNs = clock.nanoTime() - startNs;
+            if (abortReason != null)
+            {
+                stop(outcome, StopReason.ABORTED, relativeNs);
+                outcome.abortReason = abortReason;
+                return;
+            }
             if (!issue(series, q * spq, spq, relativeNs))
             {
                 return;
