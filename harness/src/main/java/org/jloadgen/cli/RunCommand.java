@@ -11,8 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
@@ -30,7 +28,10 @@ import org.jloadgen.schedule.ReplayQueries;
 import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine.Command;
+import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
@@ -44,17 +45,24 @@ import picocli.CommandLine.Spec;
     description = {
         "Run a test against a system under test and write mlperf_log_{summary,detail}.txt and "
             + "mlperf_log_accuracy.json (plus mlperf_log_trace.json with --chrome-trace).",
-        "With no arguments: run the default job (the embedded model, or a synthetic benchmark)."})
+        "With no arguments: run the default job (the embedded model, or a synthetic benchmark). With arguments but "
+            + "no --sut: run the default job's SUT with them."},
+    defaultValueProvider = RunCommand.DefaultSut.class)
 public final class RunCommand implements Callable<Integer>
 {
+    /** The SUT when no module provides a default job. */
+    static final String FALLBACK_SUT = "synthetic";
+
     @Spec
     picocli.CommandLine.Model.CommandSpec spec;
 
     @Mixin
     SettingsOptions settings;
 
-    @Option(names = "--sut", paramLabel = "NAME", defaultValue = "synthetic",
-        description = "System under test: ${COMPLETION-CANDIDATES}... see --list-suts (default: ${DEFAULT-VALUE}).")
+    @Option(names = "--sut", paramLabel = "NAME",
+        description = "System under test, see --list-suts. Default: the SUT of the default job (what a bare "
+            + "'jloadgen run' runs): cpu, the embedded model, when the sut-cpu module is installed, else synthetic; "
+            + "here: ${DEFAULT-VALUE}.")
     String sutName;
 
     @Option(names = "--list-suts", description = "List the installed SUTs and exit.")
@@ -78,13 +86,8 @@ public final class RunCommand implements Callable<Integer>
         description = "A descriptor naming model, dataset, labels, shapes and dtypes (cpu and tensorrt SUTs).")
     Path descriptor;
 
-    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
-        description = "Total sample count of the synthetic sample library (default: ${DEFAULT-VALUE}).")
-    long qslTotal;
-
-    @Option(names = "--qsl-performance", paramLabel = "P",
-        description = "Performance sample count of the synthetic sample library (default: the total).")
-    Long qslPerformance;
+    @Mixin
+    QslOptions qsl;
 
     @Option(names = "--out", paramLabel = "DIR", defaultValue = ".",
         description = "Directory for the log files (default: the working directory, as LoadGen).")
@@ -129,6 +132,11 @@ public final class RunCommand implements Callable<Integer>
     @Option(names = "--completion-timeout-ms", paramLabel = "MS", defaultValue = "60000",
         description = "End the run INVALID when no sample completes for this long (default: ${DEFAULT-VALUE}).")
     long completionTimeoutMs;
+
+    @Option(names = "--abort-grace-ms", paramLabel = "MS", defaultValue = "1000",
+        description = "After Ctrl-C, a SUT failure or the completion timeout: how long the samples the SUT still has "
+            + "in flight are waited for, once it has dropped its queue (default: ${DEFAULT-VALUE}).")
+    long abortGraceMs;
 
     @Option(names = "--no-latency-histogram",
         description = "Do not record HdrHistogram interval histograms (mlperf_log_latency.hlog).")
@@ -192,6 +200,7 @@ public final class RunCommand implements Callable<Integer>
             providers.values().forEach(p -> stdout.println(p.name() + ": " + p.description()));
             return Main.EXIT_VALID;
         }
+        checkEngineOptions();
         final SutProvider provider = providers.get(sutName);
         if (provider == null)
         {
@@ -207,8 +216,8 @@ public final class RunCommand implements Callable<Integer>
         try
         {
             created = provider.create(new SutContext(loaded.settings().scenario(), options,
-                replayTrace != null ? Math.max(qslTotal, replayTrace.maxIndex() + 1) : qslTotal,
-                qslPerformance == null ? qslTotal : qslPerformance));
+                replayTrace != null ? Math.max(qsl.total(), replayTrace.maxIndex() + 1) : qsl.total(),
+                qsl.performance()));
         }
         catch (final Exception ex)
         {
@@ -220,7 +229,7 @@ public final class RunCommand implements Callable<Integer>
         try (SutInstance instance = created)
         {
             final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
-                .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
+                .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs).abortGraceMs(abortGraceMs)
                 .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
                 .issueLateness(!noIssueLateness).jfr(jfr)
                 .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs);
@@ -236,9 +245,26 @@ public final class RunCommand implements Callable<Integer>
             {
                 runner.replay(replayTrace);
             }
-            final TestResult result = runAbortable(runner, null, !quiet);
-            return report(result, instance, stdout);
+            try (InterruptGuard guard = InterruptGuard.install(runner::abort))
+            {
+                return report(runWithStatusLine(runner, null, !quiet), instance, stdout);
+            }
         }
+    }
+
+    /**
+     * Refuses engine options out of range before anything is created, naming the option.
+     */
+    private void checkEngineOptions()
+    {
+        OptionChecks.atLeast("--hybrid-spin-ns", hybridSpinNs, 0);
+        OptionChecks.atLeast("--completion-timeout-ms", completionTimeoutMs, 1);
+        OptionChecks.atLeast("--abort-grace-ms", abortGraceMs, 0);
+        OptionChecks.atLeast("--latency-interval-ms", latencyIntervalMs, 1);
+        OptionChecks.atLeast("--issue-cpu", issueCpu, -1);
+        OptionChecks.atLeast("--numa-node", numaNode, -1);
+        OptionChecks.atLeast("--jit-warmup-ms", jitWarmupMs, 0);
+        qsl.performance();
     }
 
     private Map<String, String> sutOptions()
@@ -264,71 +290,26 @@ public final class RunCommand implements Callable<Integer>
     }
 
     /**
-     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid. Also
-     * for default jobs that drive the engine themselves. Shows a live status line on standard error when it is a
-     * terminal.
-     *
-     * @param runner the test.
-     * @return its result.
-     */
-    public static TestResult runAbortable(final TestRunner runner)
-    {
-        return runAbortable(runner, null, true);
-    }
-
-    /**
-     * Runs the test as {@link #runAbortable(TestRunner)} does.
+     * Runs the test with a live status line on standard error when it is a terminal. Ctrl-C is the caller's
+     * {@link InterruptGuard}'s, which covers what the caller prints after the test too. Also for default jobs that
+     * drive the engine themselves.
      *
      * @param runner   the test.
      * @param jobStep  what the status line starts with (a job's step, e.g. {@code [1/2] accuracy}), or {@code null}.
      * @param progress whether to show the status line when standard error is a terminal (off with {@code --quiet}).
      * @return its result.
      */
-    public static TestResult runAbortable(final TestRunner runner, final String jobStep, final boolean progress)
+    public static TestResult runWithStatusLine(final TestRunner runner, final String jobStep, final boolean progress)
     {
         final ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
             progress && ProgressLine.stderrIsTerminal());
-        try
-        {
-            return runAbortableQuietly(runner);
-        }
-        finally
-        {
-            line.close();
-        }
-    }
-
-    private static TestResult runAbortableQuietly(final TestRunner runner)
-    {
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread hook = new Thread(() ->
-        {
-            runner.abort("interrupted by a signal (SIGINT/SIGTERM)");
-            try
-            {
-                done.await(30, TimeUnit.SECONDS);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }, "jloadgen-abort");
-        Runtime.getRuntime().addShutdownHook(hook);
         try
         {
             return runner.run();
         }
         finally
         {
-            done.countDown();
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // Already shutting down: the hook is running and waits for us.
-            }
+            line.close();
         }
     }
 
@@ -341,7 +322,11 @@ public final class RunCommand implements Callable<Integer>
         }
         final boolean accuracy = result.effective() != null
             && (result.effective().mode == TestMode.ACCURACY_ONLY || result.effective().mode == TestMode.SUBMISSION_RUN);
-        if (accuracy)
+        if (accuracy && result.aborted())
+        {
+            stdout.println("Accuracy: not scored, the accuracy log is incomplete");
+        }
+        else if (accuracy)
         {
             final Optional<String> score = instance.accuracyReport(result.accuracyFile());
             score.ifPresent(s -> stdout.println("Accuracy: " + s));
@@ -361,6 +346,10 @@ public final class RunCommand implements Callable<Integer>
             + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : "")
             + (result.issueLatenessFile() != null ? ", " + result.issueLatenessFile().getFileName() : "")
             + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
+        if (result.aborted())
+        {
+            System.err.println("jloadgen: the run was aborted (" + result.abortReason() + "); its logs say so");
+        }
         if (result.errorCount() > 0)
         {
             return Main.EXIT_INVALID;
@@ -382,11 +371,36 @@ public final class RunCommand implements Callable<Integer>
         return providers;
     }
 
-    private static int defaultJob(final PrintStream stdout, final PrintStream stderr) throws Exception
+    /**
+     * @return the installed default job with the highest priority, if any.
+     */
+    private static Optional<DefaultJob> installedDefaultJob()
     {
-        final Optional<DefaultJob> job = ServiceLoader.load(DefaultJob.class).stream()
+        return ServiceLoader.load(DefaultJob.class).stream()
             .map(ServiceLoader.Provider::get)
             .max(Comparator.comparingInt(DefaultJob::priority));
+    }
+
+    /**
+     * The one default-SUT rule: {@code --sut} defaults to the SUT of the default job, {@value #FALLBACK_SUT} when no
+     * module provides one (the SUT of the built-in fallback job).
+     */
+    static final class DefaultSut implements IDefaultValueProvider
+    {
+        @Override
+        public String defaultValue(final ArgSpec argSpec)
+        {
+            if (argSpec instanceof OptionSpec option && option.longestName().equals("--sut"))
+            {
+                return installedDefaultJob().map(DefaultJob::sutName).orElse(FALLBACK_SUT);
+            }
+            return null;
+        }
+    }
+
+    private static int defaultJob(final PrintStream stdout, final PrintStream stderr) throws Exception
+    {
+        final Optional<DefaultJob> job = installedDefaultJob();
         if (job.isPresent())
         {
             stdout.println("jloadgen: default job: " + job.get().description());
@@ -396,7 +410,7 @@ public final class RunCommand implements Callable<Integer>
         Files.createDirectories(dir);
         stdout.println("jloadgen: default job: Server at 2000 QPS for 10 s against the synthetic SUT "
             + "(exponential 200 us service, 2 workers); no model module is installed");
-        return Main.commandLine().execute("run", "--scenario", "Server", "--sut", "synthetic",
+        return Main.commandLine().execute("run", "--scenario", "Server", "--sut", FALLBACK_SUT,
             "--sut-opt", "service=exponential:200us", "--sut-opt", "workers=2",
             "--set", "server_target_qps=2000", "--set", "min_duration_ms=10000", "--out", dir.toString());
     }

@@ -31,13 +31,8 @@ final class TraceCommand implements Callable<Integer>
     @Mixin
     SettingsOptions settings;
 
-    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
-        description = "Total sample count of the sample library (default: ${DEFAULT-VALUE}).")
-    long qslTotal;
-
-    @Option(names = "--qsl-performance", paramLabel = "P",
-        description = "Performance sample count of the sample library (default: the total).")
-    Long qslPerformance;
+    @Mixin
+    QslOptions qsl;
 
     @Override
     public Integer call() throws Exception
@@ -50,7 +45,7 @@ final class TraceCommand implements Callable<Integer>
         }
         final BufferedWriter out = new BufferedWriter(
             new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
-        TraceText.write(loaded.settings(), qslTotal, qslPerformance == null ? qslTotal : qslPerformance, out,
+        TraceText.write(loaded.settings(), qsl.total(), qsl.performance(), out,
             OffHeapAllocator.arena());
         out.flush();
         return Main.EXIT_VALID;

@@ -158,6 +158,7 @@ public final class TestRunner
             final TestSettings settings = AuditConfig.apply(requested, auditConfig, detail, console);
             effective = new EffectiveSettings(settings, qsl.totalSampleCount(), qsl.performanceSampleCount());
             SettingsLog.logAll(detail, settings, effective);
+            warnAboutFallbacks(effective);
             pinIssueThread();
             status.latencyLog(logs.latencyLog());
             status.step("engine warm-up");
@@ -210,6 +211,19 @@ public final class TestRunner
         detail.log("qsl_reported_total_count", qsl.totalSampleCount());
         detail.log("qsl_reported_performance_count", qsl.performanceSampleCount());
         detail.unstamp();
+    }
+
+    /**
+     * Where LoadGen replaces an invalid setting (a non-positive {@code server_target_qps} runs at 1 QPS) it only
+     * logs an error record; the console says so too, at the start, so that a run that crawls does not look hung.
+     */
+    private void warnAboutFallbacks(final EffectiveSettings effective)
+    {
+        for (final String error : effective.errors)
+        {
+            console.println("jloadgen: warning: " + error + " (logged as error_invalid_test_settings: the run goes on "
+                + "with that, and its log cannot pass the submission checker)");
+        }
     }
 
     /**
