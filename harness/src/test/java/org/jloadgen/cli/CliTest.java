@@ -18,6 +18,7 @@ import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -259,52 +260,32 @@ class CliTest
             "1 ERROR encountered. See detailed log.\n"));
     }
 
-    static Stream<org.junit.jupiter.params.provider.Arguments> badSutOptions()
-    {
-        return Stream.of(
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "workers=abc",
-                "workers must be an integer, got 'abc' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "workers=0",
-                "workers must be a whole number of at least 1, got '0' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "batch=1.5",
-                "batch must be an integer, got '1.5' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "timeout-us=-1",
-                "timeout-us must be a whole number of at least 0, got '-1' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "queue=1000",
-                "queue must be a power of two of at least the batch size (1), got '1000' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "service=fast",
-                "service must be a service time such as fixed:100us, uniform:50us:200us or exponential:250us, "
-                    + "got 'fast' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "per-sample=2 lightyears",
-                "per-sample must be a time such as 200us, 1.5ms or 0 (units ns, us, ms, s), got '2 lightyears' "
-                    + "(--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "first-token=x",
-                "first-token must be a time such as 200us"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "inline=maybe",
-                "inline must be true or false, got 'maybe' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "wait=forever",
-                "wait must be spin, sleep or auto, got 'forever' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "tokens=many",
-                "tokens must be an integer, got 'many' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "seed=0x1",
-                "seed must be an integer, got '0x1' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "misbehave=sometimes",
-                "misbehave must be none, never, twice, unknown, throw, throw-flush or fail, got 'sometimes' "
-                    + "(--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("synthetic", "misbehave-after=-3",
-                "misbehave-after must be a whole number of at least 0, got '-3' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("null-worker", "wait=forever",
-                "wait must be spin, yield, backoff or sleep, got 'forever' (--sut-opt)"),
-            org.junit.jupiter.params.provider.Arguments.of("null", "workers=2",
-                "--sut-opt workers is not a null SUT option; known: "));
-    }
-
     /**
      * Every SUT option of every built-in SUT: a bad value is named with what it must be, never a bare
      * {@code For input string: "abc"}.
      */
     @ParameterizedTest(name = "{0} {1}")
-    @MethodSource("badSutOptions")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+        synthetic   | workers=abc             | workers must be an integer, got 'abc' (--sut-opt)
+        synthetic   | workers=0               | workers must be a whole number of at least 1, got '0' (--sut-opt)
+        synthetic   | batch=1.5               | batch must be an integer, got '1.5' (--sut-opt)
+        synthetic   | timeout-us=-1           | timeout-us must be a whole number of at least 0, got '-1' (--sut-opt)
+        synthetic   | queue=1000              | queue must be a power of two of at least the batch size (1), got '1000'
+        synthetic   | service=fast            | service must be a service time such as fixed:100us, uniform:50us:200us \
+        or exponential:250us, got 'fast' (--sut-opt)
+        synthetic   | per-sample=2 lightyears | per-sample must be a time such as 200us, 1.5ms or 0 (units ns, us, ms, \
+        s), got '2 lightyears' (--sut-opt)
+        synthetic   | first-token=x           | first-token must be a time such as 200us
+        synthetic   | inline=maybe            | inline must be true or false, got 'maybe' (--sut-opt)
+        synthetic   | wait=forever            | wait must be spin, sleep or auto, got 'forever' (--sut-opt)
+        synthetic   | tokens=many             | tokens must be an integer, got 'many' (--sut-opt)
+        synthetic   | seed=0x1                | seed must be an integer, got '0x1' (--sut-opt)
+        synthetic   | misbehave=sometimes     | misbehave must be none, never, twice, unknown, throw, throw-flush or \
+        fail, got 'sometimes' (--sut-opt)
+        synthetic   | misbehave-after=-3      | misbehave-after must be a whole number of at least 0, got '-3'
+        null-worker | wait=forever            | wait must be spin, yield, backoff or sleep, got 'forever' (--sut-opt)
+        null        | workers=2               | --sut-opt workers is not a null SUT option; known:
+        """)
     void shouldNameTheOptionAndWhatItMustBeForABadSutOptionValue(final String sut, final String option,
         final String message)
     {

@@ -58,6 +58,41 @@ class DynamicBatcherTest
         };
     }
 
+    /** {@code query}, running {@code action} when sample {@code at}'s response id is read (copied). */
+    private static QuerySamples whenCopied(final QuerySamples query, final int at, final Runnable action)
+    {
+        return new QuerySamples()
+        {
+            @Override
+            public int size()
+            {
+                return query.size();
+            }
+
+            @Override
+            public long responseId(final int i)
+            {
+                if (i == at)
+                {
+                    action.run();
+                }
+                return query.responseId(i);
+            }
+
+            @Override
+            public long sampleIndex(final int i)
+            {
+                return query.sampleIndex(i);
+            }
+
+            @Override
+            public int loadedPosition(final int i)
+            {
+                return query.loadedPosition(i);
+            }
+        };
+    }
+
     private static DynamicBatcher batcher(final int maxBatch, final long timeoutUs, final int capacity)
     {
         return new DynamicBatcher(new BatcherSettings(maxBatch, timeoutUs, 1, capacity, CompletionWaitStrategy.SPIN,
@@ -215,37 +250,7 @@ class DynamicBatcherTest
     {
         final DynamicBatcher b = batcher(256, 0, 1 << 14);
         final int size = 4 * DynamicBatcher.PUBLISH_CHUNK;
-        final QuerySamples whole = query(1, size);
-        final QuerySamples dropping = new QuerySamples()
-        {
-            @Override
-            public int size()
-            {
-                return size;
-            }
-
-            @Override
-            public long responseId(final int i)
-            {
-                if (i == DynamicBatcher.PUBLISH_CHUNK + 10)
-                {
-                    b.dropQueued();
-                }
-                return whole.responseId(i);
-            }
-
-            @Override
-            public long sampleIndex(final int i)
-            {
-                return whole.sampleIndex(i);
-            }
-
-            @Override
-            public int loadedPosition(final int i)
-            {
-                return whole.loadedPosition(i);
-            }
-        };
+        final QuerySamples dropping = whenCopied(query(1, size), DynamicBatcher.PUBLISH_CHUNK + 10, b::dropQueued);
         assertFalse(b.offer(dropping, new NoOpIdleStrategy()));
         assertEquals(0, b.nextBatch(new SampleBatch(256), new NoOpIdleStrategy()));
         assertEquals(2L * DynamicBatcher.PUBLISH_CHUNK, b.droppedSamples(),
@@ -269,37 +274,8 @@ class DynamicBatcherTest
         final DynamicBatcher b = batcher(256, 0, 1 << 14);
         final int size = 3 * DynamicBatcher.PUBLISH_CHUNK;
         final long[] queuedWhenCopying = new long[1];
-        final QuerySamples whole = query(1, size);
-        final QuerySamples watched = new QuerySamples()
-        {
-            @Override
-            public int size()
-            {
-                return size;
-            }
-
-            @Override
-            public long responseId(final int i)
-            {
-                if (i == 2 * DynamicBatcher.PUBLISH_CHUNK + 5)
-                {
-                    queuedWhenCopying[0] = b.queued();
-                }
-                return whole.responseId(i);
-            }
-
-            @Override
-            public long sampleIndex(final int i)
-            {
-                return whole.sampleIndex(i);
-            }
-
-            @Override
-            public int loadedPosition(final int i)
-            {
-                return whole.loadedPosition(i);
-            }
-        };
+        final QuerySamples watched = whenCopied(query(1, size), 2 * DynamicBatcher.PUBLISH_CHUNK + 5,
+            () -> queuedWhenCopying[0] = b.queued());
         b.offer(watched, new NoOpIdleStrategy());
 
         assertEquals(2L * DynamicBatcher.PUBLISH_CHUNK, queuedWhenCopying[0]);
