@@ -51,11 +51,6 @@ final class ModeRunner
      */
     void run(final EffectiveSettings effective)
     {
-        if (series.aborted())
-        {
-            // Aborted before the first series (while the settings were logged or the JIT warmed up).
-            return;
-        }
         switch (effective.mode)
         {
             case PERFORMANCE_ONLY ->

@@ -9,9 +9,13 @@ import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
@@ -54,14 +58,16 @@ class IncompleteRunsTest
     @EnumSource(TestScenario.class)
     void shouldNeverBeValidWhenSamplesNeverComplete(final TestScenario scenario)
     {
-        // Offline has one query: the SUT stops completing from the first; the others after a few queries, so that
-        // some latencies exist and LoadGen's own four checks can all pass (Server did: VALID with 90% missing).
-        final String after = scenario == TestScenario.OFFLINE ? "0" : "20";
+        // Offline has one query: the SUT stops completing from the first; the others after 150 queries, more than
+        // min_query_count, so that LoadGen's own four checks can all pass (Server did: VALID with 85% missing).
+        final String after = scenario == TestScenario.OFFLINE ? "0" : "150";
         try (SyntheticSut sut = EngineFixture.synthetic("service", "fixed:20us", "misbehave", "never",
             "misbehave-after", after))
         {
+            // 2 s: long enough that the SUT stops completing before the run could end naturally, however slowly the
+            // machine runs its first 150 queries.
             final EngineFixture.Run run = EngineFixture.run(dir, sut, new SyntheticQsl(1024, 1024),
-                performance(scenario), options(), null, List.of());
+                performance(scenario).minDurationMs(2_000), options(), null, List.of());
             assertFalse(run.result().valid());
             assertEquals("INVALID", run.detail().value("result_validity"));
             assertTrue(run.summary().contains("Result is : INVALID\n"), run.summary());
@@ -110,16 +116,22 @@ class IncompleteRunsTest
             final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), s,
                 new LogSettings().outputDirectory(dir), options().abortGraceMs(1_000), null, List.of(),
                 new PrintStream(console, true, StandardCharsets.UTF_8));
+            // The abort comes half a second after the first batch completed, while the issue thread waits for room.
+            final long[] abortNs = new long[1];
             final Thread aborter = Thread.ofPlatform().start(() ->
             {
+                while (sut.statistics().orElseThrow().snapshot().samples() == 0)
+                {
+                    sleep(5);
+                }
                 sleep(500);
+                abortNs[0] = System.nanoTime();
                 runner.abort("operator pressed Ctrl-C");
             });
-            final long startNs = System.nanoTime();
             final TestResult result = runner.run();
-            final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000;
+            final long afterAbortMs = (System.nanoTime() - abortNs[0]) / 1_000_000;
             join(aborter);
-            assertTrue(elapsedMs < 6_000, "ran " + elapsedMs + " ms after a 500 ms abort of 20 s of work");
+            assertTrue(afterAbortMs < 5_000, "ran " + afterAbortMs + " ms after the abort, 19 s of work left");
             final EngineFixture.Run run = EngineFixture.read(result, dir, console);
             assertTrue(run.summary().contains("\n  Ran to its end : NO (aborted: operator pressed Ctrl-C)\n"),
                 run.summary());
@@ -141,15 +153,41 @@ class IncompleteRunsTest
     {
         final TestSettings s = new TestSettings().scenario(TestScenario.SERVER).mode(TestMode.FIND_PEAK_PERFORMANCE)
             .serverTargetQps(1_000).minDurationMs(60_000).minQueryCount(100);
-        try (SyntheticSut sut = EngineFixture.synthetic("service", "fixed:10us", "inline", "true"))
+        try (SyntheticSut synthetic = EngineFixture.synthetic("service", "fixed:10us", "inline", "true"))
         {
+            final AtomicLong queries = new AtomicLong();
+            final SystemUnderTest sut = new SystemUnderTest()
+            {
+                @Override
+                public String name()
+                {
+                    return synthetic.name();
+                }
+
+                @Override
+                public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+                {
+                    queries.incrementAndGet();
+                    synthetic.issueQuery(samples, sink);
+                }
+
+                @Override
+                public void flushQueries()
+                {
+                    synthetic.flushQueries();
+                }
+            };
             final ByteArrayOutputStream console = new ByteArrayOutputStream();
             final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), s,
                 new LogSettings().outputDirectory(dir), options(), null, List.of(),
                 new PrintStream(console, true, StandardCharsets.UTF_8));
             final Thread aborter = Thread.ofPlatform().start(() ->
             {
-                sleep(500);
+                // Well into the first series of the search.
+                while (queries.get() < 100)
+                {
+                    sleep(5);
+                }
                 runner.abort("operator pressed Ctrl-C");
             });
             final TestResult result = runner.run();
