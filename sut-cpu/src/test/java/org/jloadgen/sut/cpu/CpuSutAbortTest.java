@@ -19,6 +19,7 @@ import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.testing.CliRun;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -76,11 +77,11 @@ class CpuSutAbortTest
     @Test
     void shouldRunTheDefaultJobsSutWhenOptionsAreGivenWithoutSut()
     {
-        final Runs.Cli run = Runs.cli("run", "--no-audit-config", "--scenario", "Offline", "--set",
+        final CliRun run = Runs.cli("run", "--no-audit-config", "--scenario", "Offline", "--set",
             "min_duration_ms=0", "--jit-warmup-ms", "0", "--out", dir.toString(), "--quiet");
         assertTrue(String.valueOf(MlLogParser.parse(dir.resolve("mlperf_log_detail.txt")).value("sut_name"))
             .startsWith("ONNXRuntime-CPU("), run.out() + run.err());
-        final Runs.Cli help = Runs.cli("run", "--help");
+        final CliRun help = Runs.cli("run", "--help");
         assertTrue(help.out().replaceAll("\\s+", " ").contains("here: cpu."), help.out());
     }
 }
