@@ -32,8 +32,9 @@ import org.jloadgen.sut.SutStatistics;
  * <p>
  * Options (all optional), as {@code --sut-opt key=value}: {@code service} (e.g. {@code exponential:200us}),
  * {@code per-sample} (extra time per sample in a batch), {@code batch}, {@code timeout-us}, {@code workers},
- * {@code queue} (samples the batcher queues, a power of two), {@code inline}, {@code wait} ({@code spin}, {@code sleep} or {@code auto}), {@code tokens},
- * {@code first-token} (time to the first token), {@code seed}, {@code misbehave},
+ * {@code queue} (samples the batcher queues, a power of two), {@code inline}, {@code wait} ({@code spin},
+ * {@code sleep} or {@code auto}), {@code tokens}, {@code first-token} (time to the first token), {@code seed},
+ * {@code misbehave},
  * {@code misbehave-after} (queries issued before misbehaving), {@code name}. A bad value is an error naming the
  * option, the value and what it must be.
  * <p>
@@ -78,12 +79,12 @@ public final class SyntheticSut implements AbortableSut, AutoCloseable
     {
         final SutOptions o = SutOptions.parse(SUT_NAME, options, KNOWN_OPTIONS, Set.of());
         this.name = o.string("name", "SyntheticSUT");
-        this.service = time(o, "service", "fixed:0", true);
-        this.perSampleNs = time(o, "per-sample", "0", false).aNs();
+        this.service = serviceTime(o);
+        this.perSampleNs = timeNs(o, "per-sample");
         this.inline = o.bool("inline", false);
         this.waitMode = o.string("wait", "auto").strip();
         this.tokens = atLeast(o, "tokens", 0, 0);
-        this.firstTokenNs = time(o, "first-token", "0", false).aNs();
+        this.firstTokenNs = timeNs(o, "first-token");
         try
         {
             this.misbehaviour = Misbehaviour.parse(o.string("misbehave", "none"));
@@ -122,22 +123,33 @@ public final class SyntheticSut implements AbortableSut, AutoCloseable
     }
 
     /**
-     * @return the option as a service time (or, when {@code distribution} is false, a plain time in its
-     *         {@code aNs}).
+     * @return the {@code service} option as a distribution of service times.
      */
-    private static ServiceTime time(final SutOptions o, final String key, final String fallback,
-        final boolean distribution)
+    private static ServiceTime serviceTime(final SutOptions o)
     {
-        final String text = o.string(key, fallback);
         try
         {
-            return distribution ? ServiceTime.parse(text) : new ServiceTime(ServiceTime.Kind.FIXED,
-                ServiceTime.parseNs(text), 0);
+            return ServiceTime.parse(o.string("service", "fixed:0"));
         }
         catch (final IllegalArgumentException ex)
         {
-            throw o.invalid(key, distribution ? "a service time such as fixed:100us, uniform:50us:200us or "
-                + "exponential:250us" : "a time such as 200us, 1.5ms or 0 (units ns, us, ms, s)", ex);
+            throw o.invalid("service", "a service time such as fixed:100us, uniform:50us:200us or exponential:250us",
+                ex);
+        }
+    }
+
+    /**
+     * @return the option as a time in ns, 0 when not given.
+     */
+    private static long timeNs(final SutOptions o, final String key)
+    {
+        try
+        {
+            return ServiceTime.parseNs(o.string(key, "0"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid(key, "a time such as 200us, 1.5ms or 0 (units ns, us, ms, s)", ex);
         }
     }
 

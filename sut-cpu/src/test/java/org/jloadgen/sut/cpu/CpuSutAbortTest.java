@@ -42,9 +42,10 @@ class CpuSutAbortTest
             .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(20_000).offlineExpectedQps(200_000);
         try (CpuSut sut = CpuSut.open(Runs.fashion(), InferenceSettings.defaults(TestScenario.OFFLINE)))
         {
+            final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP);
             final TestRunner runner = new TestRunner(sut, sut.library(), settings,
-                new LogSettings().outputDirectory(dir), new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP),
-                null, List.of(), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+                new LogSettings().outputDirectory(dir), engine, null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
             final long[] abortNs = new long[1];
             final Thread aborter = Thread.ofPlatform().start(() ->
             {
