@@ -11,7 +11,6 @@ import org.jloadgen.schedule.TraceText;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
-import picocli.CommandLine.Option;
 
 /**
  * {@code jloadgen trace}: prints the loads, queries and unloads a test would issue, without running anything.
