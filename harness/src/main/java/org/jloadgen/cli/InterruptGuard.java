@@ -11,9 +11,11 @@ import java.util.function.Consumer;
  * JVM's shutdown is held until the command has finished what it prints, so the summary and the line naming the
  * interrupt always reach the console. Use it around the test and everything printed after it:
  * <pre>{@code
- * try (InterruptGuard guard = InterruptGuard.install(runner::abort)) {
- *     TestResult result = runner.run();
- *     report(result);
+ * InterruptGuard guard = InterruptGuard.install(runner::abort);
+ * try {
+ *     report(runner.run());
+ * } finally {
+ *     guard.close();
  * }
  * }</pre>
  * The JVM then exits with the signal's status (130 for SIGINT, 143 for SIGTERM). The hold is bounded by

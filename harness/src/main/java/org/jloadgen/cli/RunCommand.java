@@ -245,9 +245,14 @@ public final class RunCommand implements Callable<Integer>
             {
                 runner.replay(replayTrace);
             }
-            try (InterruptGuard guard = InterruptGuard.install(runner::abort))
+            final InterruptGuard guard = InterruptGuard.install(runner::abort);
+            try
             {
                 return report(runWithStatusLine(runner, null, !quiet), instance, stdout);
+            }
+            finally
+            {
+                guard.close();
             }
         }
     }
