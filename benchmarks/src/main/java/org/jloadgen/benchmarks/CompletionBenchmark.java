@@ -93,7 +93,7 @@ public class CompletionBenchmark
     @TearDown(Level.Trial)
     public void tearDown()
     {
-        sink.endSeries();
+        sink.endSeries(true);
         recorder.close();
         trace.close();
     }

@@ -7,6 +7,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.HexFormat;
 
+import org.jloadgen.clib.IoErrors;
+
 /**
  * Reads {@code mlperf_log_accuracy.json} (spec §8.4) as written by LoadGen or JLoadGen: a JSON array of
  * objects with {@code seq_id}, {@code qsl_idx}, {@code data} (hex) and optionally {@code token_data} and
@@ -64,7 +66,7 @@ public final class AccuracyLogReader
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read accuracy log " + file + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read accuracy log " + file + ": " + IoErrors.reason(ex), ex);
         }
         return new AccuracyLogReader(file, text).parse(consumer);
     }

@@ -15,6 +15,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.zip.GZIPInputStream;
 
+import org.jloadgen.clib.IoErrors;
+
 /**
  * Class labels by QSL index, from the formats classification datasets ship in: IDX1 ({@code idx1-ubyte},
  * optionally gzip'ed, as MNIST and Fashion-MNIST), a 1-D integer NumPy {@code .npy}, or text with one
@@ -52,7 +54,7 @@ public final class Labels
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read labels " + file + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read labels " + file + ": " + IoErrors.reason(ex), ex);
         }
     }
 

@@ -18,11 +18,14 @@ public final class EngineOptions
     public static final long COMPLETION_TIMEOUT_MS_DEFAULT = 60_000;
     /** Default spin window of {@link ServerWaitStrategy#HYBRID}. */
     public static final long HYBRID_SPIN_NS_DEFAULT = 100_000;
+    /** Default time an aborted series waits for the samples the SUT still has in flight. */
+    public static final long ABORT_GRACE_MS_DEFAULT = 1_000;
 
     private ServerWaitStrategy serverWait = ServerWaitStrategy.SPIN;
     private long hybridSpinNs = HYBRID_SPIN_NS_DEFAULT;
     private CompletionWaitStrategy completionWait = CompletionWaitStrategy.SPIN;
     private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
+    private long abortGraceMs = ABORT_GRACE_MS_DEFAULT;
     private OffHeapAllocator allocator = OffHeapAllocator.arena();
     private boolean latencyHistogram = true;
     private boolean issueLateness = true;
@@ -48,6 +51,7 @@ public final class EngineOptions
         c.hybridSpinNs = hybridSpinNs;
         c.completionWait = completionWait;
         c.completionTimeoutMs = completionTimeoutMs;
+        c.abortGraceMs = abortGraceMs;
         c.allocator = allocator;
         c.latencyHistogram = latencyHistogram;
         c.issueLateness = issueLateness;
@@ -132,6 +136,30 @@ public final class EngineOptions
     public EngineOptions completionTimeoutMs(final long value)
     {
         this.completionTimeoutMs = value;
+        return this;
+    }
+
+    /**
+     * @return how long a series cut short (an abort, a SUT failure, the completion timeout) waits for the samples
+     *         the SUT still has in flight once it was told to drop its queued work; the logs are written after it.
+     */
+    public long abortGraceMs()
+    {
+        return abortGraceMs;
+    }
+
+    /**
+     * @param value how long a series cut short waits for the samples in flight (0 = not at all).
+     * @return this.
+     * @throws IllegalArgumentException for a negative value.
+     */
+    public EngineOptions abortGraceMs(final long value)
+    {
+        if (value < 0)
+        {
+            throw new IllegalArgumentException("the abort grace period must not be negative, got " + value + " ms");
+        }
+        this.abortGraceMs = value;
         return this;
     }
 

@@ -32,6 +32,11 @@ public final class EngineFlags
         description = "End the run INVALID when no sample completes for this long (default: ${DEFAULT-VALUE}).")
     long completionTimeoutMs;
 
+    @Option(names = "--abort-grace-ms", paramLabel = "MS", defaultValue = "1000",
+        description = "After Ctrl-C, a SUT failure or the completion timeout: how long the samples the SUT still has "
+            + "in flight are waited for, once it has dropped its queue (default: ${DEFAULT-VALUE}).")
+    long abortGraceMs;
+
     @Option(names = "--no-latency-histogram",
         description = "Do not record HdrHistogram interval histograms (mlperf_log_latency.hlog).")
     boolean noLatencyHistogram;
@@ -83,15 +88,21 @@ public final class EngineFlags
 
     /**
      * @return the engine options these flags give.
-     * @throws IllegalArgumentException naming the option of a negative time.
+     * @throws IllegalArgumentException naming the option of a value out of range.
      */
     public EngineOptions engineOptions()
     {
-        requireNotNegative("--startup-ms", startupMs);
-        requireNotNegative("--warmup-ms", warmupMs);
-        requireNotNegative("--jit-warmup-ms", jitWarmupMs);
+        OptionChecks.atLeast("--hybrid-spin-ns", hybridSpinNs, 0);
+        OptionChecks.atLeast("--completion-timeout-ms", completionTimeoutMs, 1);
+        OptionChecks.atLeast("--abort-grace-ms", abortGraceMs, 0);
+        OptionChecks.atLeast("--latency-interval-ms", latencyIntervalMs, 1);
+        OptionChecks.atLeast("--issue-cpu", issueCpu, -1);
+        OptionChecks.atLeast("--numa-node", numaNode, -1);
+        OptionChecks.atLeast("--jit-warmup-ms", jitWarmupMs, 0);
+        OptionChecks.atLeast("--startup-ms", startupMs, 0);
+        OptionChecks.atLeast("--warmup-ms", warmupMs, 0);
         final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
-            .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs)
+            .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs).abortGraceMs(abortGraceMs)
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)
             .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs).startupMs(startupMs).warmupMs(warmupMs);
@@ -101,13 +112,5 @@ public final class EngineFlags
                 MemoryOptions.DEFAULT.withPinned(pinMemory).withHugePages(hugePages).withNumaNode(numaNode)));
         }
         return engine;
-    }
-
-    private static void requireNotNegative(final String option, final long value)
-    {
-        if (value < 0)
-        {
-            throw new IllegalArgumentException(option + " must not be negative, got " + value);
-        }
     }
 }

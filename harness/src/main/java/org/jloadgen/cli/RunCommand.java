@@ -3,12 +3,8 @@ package org.jloadgen.cli;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.Comparator;
 import java.util.Optional;
-import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
@@ -34,7 +30,9 @@ import picocli.CommandLine.Spec;
     description = {
         "Run a test against a system under test and write mlperf_log_{summary,detail}.txt and "
             + "mlperf_log_accuracy.json (plus mlperf_log_trace.json with --chrome-trace).",
-        "With no arguments: run the default job (the embedded model, or a synthetic benchmark)."})
+        "With no arguments: run the default job (the embedded model, or a synthetic benchmark). With arguments but "
+            + "no --sut: run the default job's SUT with them."},
+    defaultValueProvider = SutSelection.DefaultSut.class)
 public final class RunCommand implements Callable<Integer>
 {
     @Spec
@@ -123,77 +121,39 @@ public final class RunCommand implements Callable<Integer>
             {
                 runner.replay(replayTrace);
             }
-            final TestResult result = runAbortable(runner, null, !quiet);
-            return report(result, instance, stdout);
+            final InterruptGuard guard = InterruptGuard.install(runner::abort);
+            try
+            {
+                return report(runWithStatusLine(runner, null, !quiet), instance, stdout);
+            }
+            finally
+            {
+                guard.close();
+            }
         }
     }
 
     /**
-     * Runs the test so that Ctrl-C aborts it cleanly: the logs are finished and say why the run is invalid. Also
-     * for default jobs that drive the engine themselves. Shows a live status line on standard error when it is a
-     * terminal.
-     *
-     * @param runner the test.
-     * @return its result.
-     */
-    public static TestResult runAbortable(final TestRunner runner)
-    {
-        return runAbortable(runner, null, true);
-    }
-
-    /**
-     * Runs the test as {@link #runAbortable(TestRunner)} does.
+     * Runs the test with a live status line on standard error when it is a terminal. Ctrl-C is the caller's
+     * {@link InterruptGuard}'s, which covers what the caller prints after the test too. Also for default jobs that
+     * drive the engine themselves.
      *
      * @param runner   the test.
      * @param jobStep  what the status line starts with (a job's step, e.g. {@code [1/2] accuracy}), or {@code null}.
      * @param progress whether to show the status line when standard error is a terminal (off with {@code --quiet}).
      * @return its result.
      */
-    public static TestResult runAbortable(final TestRunner runner, final String jobStep, final boolean progress)
+    public static TestResult runWithStatusLine(final TestRunner runner, final String jobStep, final boolean progress)
     {
         final ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
             progress && ProgressLine.stderrIsTerminal());
-        try
-        {
-            return runAbortableQuietly(runner);
-        }
-        finally
-        {
-            line.close();
-        }
-    }
-
-    private static TestResult runAbortableQuietly(final TestRunner runner)
-    {
-        final CountDownLatch done = new CountDownLatch(1);
-        final Thread hook = new Thread(() ->
-        {
-            runner.abort("interrupted by a signal (SIGINT/SIGTERM)");
-            try
-            {
-                done.await(30, TimeUnit.SECONDS);
-            }
-            catch (final InterruptedException ex)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }, "jloadgen-abort");
-        Runtime.getRuntime().addShutdownHook(hook);
         try
         {
             return runner.run();
         }
         finally
         {
-            done.countDown();
-            try
-            {
-                Runtime.getRuntime().removeShutdownHook(hook);
-            }
-            catch (final IllegalStateException ex)
-            {
-                // Already shutting down: the hook is running and waits for us.
-            }
+            line.close();
         }
     }
 
@@ -206,7 +166,11 @@ public final class RunCommand implements Callable<Integer>
         }
         final boolean accuracy = result.effective() != null
             && (result.effective().mode == TestMode.ACCURACY_ONLY || result.effective().mode == TestMode.SUBMISSION_RUN);
-        if (accuracy)
+        if (accuracy && result.aborted())
+        {
+            stdout.println("Accuracy: not scored, the accuracy log is incomplete");
+        }
+        else if (accuracy)
         {
             final Optional<String> score = instance.accuracyReport(result.accuracyFile());
             score.ifPresent(s -> stdout.println("Accuracy: " + s));
@@ -226,6 +190,10 @@ public final class RunCommand implements Callable<Integer>
             + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : "")
             + (result.issueLatenessFile() != null ? ", " + result.issueLatenessFile().getFileName() : "")
             + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
+        if (result.aborted())
+        {
+            System.err.println("jloadgen: the run was aborted (" + result.abortReason() + "); its logs say so");
+        }
         if (result.errorCount() > 0)
         {
             return Main.EXIT_INVALID;
@@ -239,9 +207,7 @@ public final class RunCommand implements Callable<Integer>
 
     private static int defaultJob(final PrintStream stdout, final PrintStream stderr) throws Exception
     {
-        final Optional<DefaultJob> job = ServiceLoader.load(DefaultJob.class).stream()
-            .map(ServiceLoader.Provider::get)
-            .max(Comparator.comparingInt(DefaultJob::priority));
+        final Optional<DefaultJob> job = SutSelection.installedDefaultJob();
         if (job.isPresent())
         {
             stdout.println("jloadgen: default job: " + job.get().description());
@@ -251,7 +217,7 @@ public final class RunCommand implements Callable<Integer>
         Files.createDirectories(dir);
         stdout.println("jloadgen: default job: Server at 2000 QPS for 10 s against the synthetic SUT "
             + "(exponential 200 us service, 2 workers); no model module is installed");
-        return Main.commandLine().execute("run", "--scenario", "Server", "--sut", "synthetic",
+        return Main.commandLine().execute("run", "--scenario", "Server", "--sut", SutSelection.FALLBACK_SUT,
             "--sut-opt", "service=exponential:200us", "--sut-opt", "workers=2",
             "--set", "server_target_qps=2000", "--set", "min_duration_ms=10000", "--out", dir.toString());
     }

@@ -12,6 +12,7 @@ import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutProvider;
 import org.jloadgen.sut.SutOptions;
 
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -41,13 +42,8 @@ public final class SutCommandOptions
         description = "A descriptor naming model, dataset, labels, shapes and dtypes (cpu and tensorrt SUTs).")
     Path descriptor;
 
-    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
-        description = "Total sample count of the synthetic sample library (default: ${DEFAULT-VALUE}).")
-    long qslTotal;
-
-    @Option(names = "--qsl-performance", paramLabel = "P",
-        description = "Performance sample count of the synthetic sample library (default: the total).")
-    Long qslPerformance;
+    @Mixin
+    QslOptions qsl;
 
     /**
      * @return the {@code --sut-opt} pairs and the named flags, as the provider's options.
@@ -76,11 +72,11 @@ public final class SutCommandOptions
      * @param minimumTotalCount a lower bound for the synthetic library's total count (a replayed trace's highest
      *                          index + 1), or 0.
      * @return what the SUT provider gets.
+     * @throws IllegalArgumentException naming {@code --qsl-total} or {@code --qsl-performance} when out of range.
      */
     public SutContext context(final TestScenario scenario, final long minimumTotalCount)
     {
-        return new SutContext(scenario, options(), Math.max(qslTotal, minimumTotalCount),
-            qslPerformance == null ? qslTotal : qslPerformance);
+        return new SutContext(scenario, options(), Math.max(qsl.total(), minimumTotalCount), qsl.performance());
     }
 
     /**

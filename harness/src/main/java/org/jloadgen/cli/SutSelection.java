@@ -2,15 +2,23 @@ package org.jloadgen.cli;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.Map;
+import java.util.Optional;
+import java.util.ServiceLoader;
 
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.StartFailureLog;
+import org.jloadgen.spi.DefaultJob;
+import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
 
+import picocli.CommandLine.IDefaultValueProvider;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.ArgSpec;
+import picocli.CommandLine.Model.OptionSpec;
 import picocli.CommandLine.Option;
 
 /**
@@ -20,8 +28,13 @@ import picocli.CommandLine.Option;
  */
 public final class SutSelection
 {
-    @Option(names = "--sut", paramLabel = "NAME", defaultValue = "synthetic",
-        description = "System under test: see --list-suts (default: ${DEFAULT-VALUE}).")
+    /** The SUT when no module provides a default job. */
+    static final String FALLBACK_SUT = "synthetic";
+
+    @Option(names = "--sut", paramLabel = "NAME",
+        description = "System under test, see --list-suts. Default: the SUT of the default job (what a bare "
+            + "'jloadgen run' runs): cpu, the embedded model, when the sut-cpu module is installed, else synthetic; "
+            + "here: ${DEFAULT-VALUE}.")
     String sutName;
 
     @Option(names = "--list-suts", description = "List the installed SUTs and exit.")
@@ -51,7 +64,43 @@ public final class SutSelection
      */
     public String sutName()
     {
-        return sutName;
+        return sutName != null ? sutName : defaultSutName();
+    }
+
+    /**
+     * @return the installed default job with the highest priority, if any.
+     */
+    static Optional<DefaultJob> installedDefaultJob()
+    {
+        return ServiceLoader.load(DefaultJob.class).stream()
+            .map(ServiceLoader.Provider::get)
+            .max(Comparator.comparingInt(DefaultJob::priority));
+    }
+
+    /**
+     * @return the one default-SUT rule: the SUT of the default job, {@value #FALLBACK_SUT} when no module provides
+     *         one (the SUT of the built-in fallback job).
+     */
+    static String defaultSutName()
+    {
+        return installedDefaultJob().map(DefaultJob::sutName).orElse(FALLBACK_SUT);
+    }
+
+    /**
+     * Shows the default-SUT rule's answer as {@code --sut}'s default in {@code --help}; a command that takes this
+     * mixin names it as its {@code defaultValueProvider}.
+     */
+    public static final class DefaultSut implements IDefaultValueProvider
+    {
+        @Override
+        public String defaultValue(final ArgSpec argSpec)
+        {
+            if (argSpec instanceof OptionSpec option && option.longestName().equals("--sut"))
+            {
+                return defaultSutName();
+            }
+            return null;
+        }
     }
 
     /**
@@ -60,7 +109,7 @@ public final class SutSelection
      */
     public SutProvider provider()
     {
-        return SutCommandOptions.provider(sutName);
+        return SutCommandOptions.provider(sutName());
     }
 
     /**
@@ -88,13 +137,15 @@ public final class SutSelection
         final PrintStream console)
     {
         final SutProvider provider = provider();
+        // Bad sizes are usage errors of this command, refused before a SUT or its start-failure logs exist.
+        final SutContext context = options.context(settings.scenario(), minQslTotal);
         try
         {
-            return provider.create(options.context(settings.scenario(), minQslTotal));
+            return provider.create(context);
         }
         catch (final Exception ex)
         {
-            final String reason = "SUT '" + sutName + "' could not be started: " + ex.getMessage();
+            final String reason = "SUT '" + sutName() + "' could not be started: " + ex.getMessage();
             final Path summary = StartFailureLog.write(failureLogs, settings, reason, console);
             throw new IllegalArgumentException(reason + " (logs: " + summary.toAbsolutePath().getParent() + ")", ex);
         }

@@ -69,13 +69,8 @@ final class TraceCommand implements Callable<Integer>
         description = "--generate: TEXT or CSV (default: CSV for a .csv --output, else TEXT).")
     ReplayQueries.Format format;
 
-    @Option(names = "--qsl-total", paramLabel = "N", defaultValue = "1024",
-        description = "Total sample count of the sample library (default: ${DEFAULT-VALUE}).")
-    long qslTotal;
-
-    @Option(names = "--qsl-performance", paramLabel = "P",
-        description = "Performance sample count of the sample library (default: the total).")
-    Long qslPerformance;
+    @Mixin
+    QslOptions qsl;
 
     @Override
     public Integer call() throws Exception
@@ -107,7 +102,7 @@ final class TraceCommand implements Callable<Integer>
         }
         final BufferedWriter out = new BufferedWriter(
             new OutputStreamWriter(System.out, StandardCharsets.UTF_8), 1 << 16);
-        TraceText.write(loaded.settings(), qslTotal, qslPerformance == null ? qslTotal : qslPerformance, out,
+        TraceText.write(loaded.settings(), qsl.total(), qsl.performance(), out,
             OffHeapAllocator.arena());
         out.flush();
         return Main.EXIT_VALID;
@@ -119,7 +114,7 @@ final class TraceCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--generate needs --qps, the trace's average arrival rate");
         }
-        final ReplayQueries trace = PoissonTrace.generate(qps, minQueries, minDurationMs * 1_000_000L, qslTotal, seed,
+        final ReplayQueries trace = PoissonTrace.generate(qps, minQueries, minDurationMs * 1_000_000L, qsl.total(), seed,
             seed + 1);
         final ReplayQueries.Format chosen = format != null ? format
             : output != null ? ReplayQueries.Format.forFile(output) : ReplayQueries.Format.TEXT;

@@ -1,5 +1,7 @@
 package org.jloadgen.config;
 
+import org.jloadgen.clib.ControlChars;
+
 /**
  * One finding about a config file line: an error LoadGen reports as {@code error_invalid_config}, or a
  * warning/note about a line LoadGen silently ignores.
@@ -67,8 +69,8 @@ public record ConfigDiagnostic(
     }
 
     /**
-     * @return {@code path:line: key 'k': message}; the line part is left out for whole-file findings and the
-     *         key part when there is no key.
+     * @return {@code path:line: key 'k': message}, control characters escaped; the line part is left out for
+     *         whole-file findings and the key part when there is no key.
      */
     @Override
     public String toString()
@@ -84,6 +86,6 @@ public record ConfigDiagnostic(
         {
             sb.append("key '").append(key).append("': ");
         }
-        return sb.append(message).toString();
+        return ControlChars.escape(sb.append(message).toString());
     }
 }

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.stream.Collectors;
 
 /**
- * Thrown in strict mode when a config file has errors, before any of its keys is applied. The message lists
- * every diagnostic, one per line, as {@code path:line: key 'k': message}.
+ * Thrown in strict mode when a config file has errors, before any of its keys is applied. The message lists the
+ * first {@value #MAX_LISTED} diagnostics, one per line, as {@code path:line: key 'k': message}, and counts the rest.
  */
 public final class ConfigException extends RuntimeException
 {
@@ -13,13 +13,24 @@ public final class ConfigException extends RuntimeException
 
     private final transient List<ConfigDiagnostic> diagnostics;
 
+    /** Errors listed in the message; the rest are counted. */
+    public static final int MAX_LISTED = 5;
+
     /**
      * @param diagnostics the errors, at least one.
      */
     public ConfigException(final List<ConfigDiagnostic> diagnostics)
     {
-        super(diagnostics.stream().map(ConfigDiagnostic::toString).collect(Collectors.joining("\n")));
+        super(describe(diagnostics));
         this.diagnostics = List.copyOf(diagnostics);
+    }
+
+    private static String describe(final List<ConfigDiagnostic> diagnostics)
+    {
+        final String listed = diagnostics.stream().limit(MAX_LISTED).map(ConfigDiagnostic::toString)
+            .collect(Collectors.joining("\n"));
+        final int more = diagnostics.size() - MAX_LISTED;
+        return more <= 0 ? listed : listed + "\n... and " + more + " more error" + (more == 1 ? "" : "s");
     }
 
     /**

@@ -16,6 +16,7 @@ import java.util.Set;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.clib.CNumbers;
+import org.jloadgen.clib.IoErrors;
 
 /**
  * A parsed mlperf.conf / user.conf / audit.config file, read exactly as LoadGen's {@code FromConfig} reads it
@@ -68,7 +69,7 @@ public final class ConfigFile
 
     /**
      * Reads and parses a file. A file that cannot be read gives a parsed file whose only error is LoadGen's
-     * {@code "can't open file <path>"}.
+     * {@code "can't open file <path>"}; a file with a NUL byte and errors (not a text file) one error saying so.
      *
      * @param path file to read.
      * @return the parsed file.
@@ -83,12 +84,33 @@ public final class ConfigFile
         }
         catch (final IOException ex)
         {
-            final String why = ex.getMessage() == null ? ex.getClass().getSimpleName() : ex.getMessage();
             return new ConfigFile(source, new LinkedHashMap<>(), List.of(ConfigDiagnostic.error(
-                source, 0, "", "can't open file (" + why + ")", "can't open file " + source)), List.of());
+                source, 0, "", "can't open file (" + IoErrors.reason(ex) + ")", "can't open file " + source)),
+                List.of());
         }
         // Malformed UTF-8 is replaced, not fatal: LoadGen compares bytes and only ASCII keys can match.
-        return parse(source, new String(bytes, StandardCharsets.UTF_8));
+        final ConfigFile parsed = parse(source, new String(bytes, StandardCharsets.UTF_8));
+        final int nul = indexOfNul(bytes);
+        if (nul < 0 || !parsed.hasErrors())
+        {
+            return parsed;
+        }
+        // Not a text file (a binary given by mistake): one error that says so, instead of one per "line".
+        return new ConfigFile(source, new LinkedHashMap<>(), List.of(ConfigDiagnostic.error(source, 0, "",
+            "not a text file (a NUL byte at offset " + nul + "); a config file holds 'key = value' lines",
+            parsed.errors().get(0).loadGenMessage())), List.of());
+    }
+
+    private static int indexOfNul(final byte[] bytes)
+    {
+        for (int i = 0; i < bytes.length; i++)
+        {
+            if (bytes[i] == 0)
+            {
+                return i;
+            }
+        }
+        return -1;
     }
 
     /**

@@ -196,6 +196,8 @@ public final class SettingsLoader
         final List<String> messages = new ArrayList<>(errors.size());
         for (final ConfigDiagnostic d : errors)
         {
+            // The log gets LoadGen's words; the diagnostics (the console) get the file, line, key and value.
+            diagnostics.accept(d);
             messages.add(d.loadGenMessage());
         }
         return messages;

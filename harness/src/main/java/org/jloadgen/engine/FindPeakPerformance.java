@@ -14,7 +14,8 @@ import org.jloadgen.schedule.LoadableSet;
  * FindPeakPerformance (spec §3.7): from the requested Server target, multiply the target by
  * {@code 1 + server_find_peak_qps_boundary_step_size} until the latency constraint fails, then bisect between the
  * last passing and the first failing target to {@code server_find_peak_qps_decimals_of_precision}, and report the
- * run at the peak. Logs LoadGen's messages, number formats included.
+ * run at the peak. Logs LoadGen's messages, number formats included. An aborted search stops at once and reports the
+ * series it stopped in.
  */
 final class FindPeakPerformance
 {
@@ -51,6 +52,12 @@ final class FindPeakPerformance
         detail.log("generic_message", "Starting FindPeakPerformance mode");
         step.accept("FindPeakPerformance: initial lower bound " + stdToString(base.targetQps) + " QPS");
         final SeriesRun first = series.loadRunUnload(base, series.performanceSet(base), TestMode.PERFORMANCE_ONLY);
+        if (series.aborted())
+        {
+            // An aborted search reports the series it stopped in, whose summary says why.
+            report.accept(first);
+            return;
+        }
         if (!first.summary().perfConstraintsMet())
         {
             detail.error("error_runtime", "FindPeakPerformance: Initial lower bound does not satisfy performance "
@@ -69,7 +76,12 @@ final class FindPeakPerformance
                 + ", " + stdToString(u.targetQps) + ")");
             step.accept("FindPeakPerformance: boundaries, testing " + stdToString(u.targetQps) + " QPS");
             upper = series.loadRunUnload(u, series.performanceSet(u), TestMode.PERFORMANCE_ONLY);
-            if (series.aborted() || !upper.summary().perfConstraintsMet())
+            if (series.aborted())
+            {
+                report.accept(upper);
+                return;
+            }
+            if (!upper.summary().perfConstraintsMet())
             {
                 break;
             }
@@ -84,8 +96,7 @@ final class FindPeakPerformance
         try
         {
             final double scale = Math.pow(10, base.serverFindPeakQpsDecimalsOfPrecision);
-            while (!series.aborted()
-                && Math.floor(lower.settings().targetQps * scale) + 1 < Math.floor(upper.settings().targetQps * scale))
+            while (Math.floor(lower.settings().targetQps * scale) + 1 < Math.floor(upper.settings().targetQps * scale))
             {
                 final double lo = lower.settings().targetQps;
                 final double hi = upper.settings().targetQps;
@@ -95,6 +106,11 @@ final class FindPeakPerformance
                 step.accept("FindPeakPerformance: binary search [" + stdToString(lo) + ", " + stdToString(hi)
                     + "), testing " + stdToString(mid.targetQps) + " QPS");
                 final SeriesRun m = series.run(mid, set, TestMode.PERFORMANCE_ONLY);
+                if (series.aborted())
+                {
+                    report.accept(m);
+                    return;
+                }
                 if (m.summary().perfConstraintsMet())
                 {
                     lower = m;

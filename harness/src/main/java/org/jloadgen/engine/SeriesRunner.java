@@ -25,6 +25,7 @@ import org.jloadgen.record.SeriesLatencies;
 import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.results.AccuracyLogSampling;
 import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.results.SeriesEnd;
 import org.jloadgen.schedule.LoadableSet;
 import org.jloadgen.schedule.LoadableSets;
 import org.jloadgen.schedule.QueryGenerator;
@@ -53,6 +54,7 @@ final class SeriesRunner
     private final SequenceGen sequence = new SequenceGen();
     private long reportedCompletionErrors;
     private boolean startedUp;
+    private long reportedLateCompletions;
 
     /**
      * @param sut              the system under test.
@@ -234,6 +236,7 @@ final class SeriesRunner
                     logs.error(collected.missingSamples() + " issued samples never completed (first response id "
                         + collected.firstMissingId() + ").");
                 }
+                logLateCompletions();
                 ResultsLog.logLoggerCounters(detail);
                 ResultsLog.logPower(detail, outcome.startEpochNs(), collected.maxCompletionRelativeNs());
                 if (performance)
@@ -241,7 +244,9 @@ final class SeriesRunner
                     checkClocks(outcome, settings.printTimestamps);
                 }
                 // Every number is computed here, while the slots holding the latencies still exist.
-                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result()));
+                final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
+                    outcome.stoppedBecause());
+                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end));
             }
         }
     }
@@ -306,6 +311,21 @@ final class SeriesRunner
             logs.error(line);
         }
         reportedCompletionErrors = completionErrors.total();
+    }
+
+    /**
+     * Samples of a series cut short that completed after the engine stopped waiting: counted once, as never
+     * completed, and said here so that the count in the error above is not a mystery.
+     */
+    private void logLateCompletions()
+    {
+        final long late = completionErrors.count(CompletionErrors.Kind.LATE);
+        if (late > reportedLateCompletions)
+        {
+            detail.log("generic_message", (late - reportedLateCompletions) + " samples completed after the engine "
+                + "stopped waiting for them; they count as never completed.");
+            reportedLateCompletions = late;
+        }
     }
 
     private void checkClocks(final IssueOutcome outcome, final boolean printTimestamps)

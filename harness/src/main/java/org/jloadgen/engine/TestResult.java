@@ -24,6 +24,8 @@ import org.jloadgen.results.PerformanceSummary;
  * @param errorCount      error records in the detail log.
  * @param warningCount    warning records in the detail log.
  * @param messages        the issue-loop stop messages and errors, in order, for the console.
+ * @param abortReason     why the engine cut the test short (an abort such as an interrupt, a SUT that failed or
+ *                        stopped completing), or {@code null} when it ran to its end.
  */
 public record TestResult(
     EffectiveSettings effective,
@@ -38,8 +40,17 @@ public record TestResult(
     Path jfrFile,
     int errorCount,
     int warningCount,
-    List<String> messages)
+    List<String> messages,
+    String abortReason)
 {
+    /**
+     * @return whether the test was cut short ({@link #abortReason()}).
+     */
+    public boolean aborted()
+    {
+        return abortReason != null;
+    }
+
     /**
      * @return whether the last reported performance run is VALID and no error was logged.
      */

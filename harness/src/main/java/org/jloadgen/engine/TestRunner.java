@@ -90,10 +90,12 @@ public final class TestRunner
     }
 
     /**
-     * Stops the test after the query being issued (any thread); the logs are still written completely and the
-     * summary says why the run is INVALID.
+     * Stops the test (any thread; returns at once): issuing stops after the query being issued, an
+     * {@link org.jloadgen.api.AbortableSut} drops its queued samples, the samples in flight get
+     * {@link EngineOptions#abortGraceMs()} at most, and the logs are written completely, the summary saying that the
+     * run was aborted and why.
      *
-     * @param reason what to log.
+     * @param reason why, as the summary shows it after "aborted: ".
      */
     public void abort(final String reason)
     {
@@ -161,6 +163,7 @@ public final class TestRunner
             final TestSettings settings = AuditConfig.apply(requested, auditConfig, detail, console);
             effective = new EffectiveSettings(settings, qsl.totalSampleCount(), qsl.performanceSampleCount());
             SettingsLog.logAll(detail, settings, effective);
+            warnAboutFallbacks(effective);
             pinIssueThread();
             status.latencyLog(logs.latencyLog());
             status.step("engine warm-up");
@@ -169,6 +172,10 @@ public final class TestRunner
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
                 logs, status), logs, qsl.totalSampleCount(), replay, status);
             modes.run(effective);
+            if (issueLoop.aborted() && modes.reported().isEmpty())
+            {
+                logs.files().summaryWriter().appendAbort(issueLoop.abortReason());
+            }
         }
         catch (final RuntimeException ex)
         {
@@ -184,7 +191,7 @@ public final class TestRunner
         final RunFiles files = logs.files();
         return new TestResult(effective, modes.reported(), modes.accuracySeries(), files.summary(), files.detail(),
             files.accuracy(), files.trace(), files.latencyLogPath(), files.issueLatenessLogPath(), files.jfrPath(),
-            detail.errorCount(), detail.warningCount(), logs.messages());
+            detail.errorCount(), detail.warningCount(), logs.messages(), issueLoop.abortReason());
     }
 
     /**
@@ -209,6 +216,19 @@ public final class TestRunner
         detail.log("qsl_reported_total_count", qsl.totalSampleCount());
         detail.log("qsl_reported_performance_count", qsl.performanceSampleCount());
         detail.unstamp();
+    }
+
+    /**
+     * Where LoadGen replaces an invalid setting (a non-positive {@code server_target_qps} runs at 1 QPS) it only
+     * logs an error record; the console says so too, at the start, so that a run that crawls does not look hung.
+     */
+    private void warnAboutFallbacks(final EffectiveSettings effective)
+    {
+        for (final String error : effective.errors)
+        {
+            console.println("jloadgen: warning: " + error + " (logged as error_invalid_test_settings: the run goes on "
+                + "with that, and its log cannot pass the submission checker)");
+        }
     }
 
     /**

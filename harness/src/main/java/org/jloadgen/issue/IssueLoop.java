@@ -4,6 +4,7 @@ import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
+import org.jloadgen.api.AbortableSut;
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.ServerWaitStrategy;
@@ -20,10 +21,16 @@ import org.jloadgen.schedule.Trace;
  * and waits for the outstanding completions. Between the first and the last query nothing here allocates,
  * locks or logs: every query is a flyweight re-wrap, every wait reads the clock and a counter, and stops are
  * recorded as numbers that are formatted afterwards.
+ * <p>
+ * A series the engine gives up on (an {@link #abort}, a SUT failure, the completion timeout, which the Server loop
+ * also watches while it issues) stops issuing at once, tells an {@link AbortableSut} to drop its queued samples, and
+ * waits {@link EngineOptions#abortGraceMs()} at most for the samples in flight. Such a test runs no further series.
  */
 public final class IssueLoop
 {
     private static final long NS_PER_MS = 1_000_000L;
+    /** How often the Server loop looks for a SUT that stopped completing while it issues. */
+    private static final long SILENCE_CHECK_INTERVAL_NS = 100 * NS_PER_MS;
     private static final com.sun.management.ThreadMXBean THREADS =
         (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
 
@@ -44,6 +51,8 @@ public final class IssueLoop
     public record Progress(long startNs, long samplesIssued, long samplesCompleted)
     {
     }
+    /** Why a series gave up on its SUT (it failed or stopped completing): no further series of the test start. */
+    private volatile String gaveUpBecause;
 
     /**
      * @param options the engine's wait strategies and timeouts.
@@ -55,21 +64,52 @@ public final class IssueLoop
     }
 
     /**
-     * Makes the running (or next) series stop after its current query. Any thread.
+     * Makes the running (or next) series stop after its current query and tells the running SUT, if it is an
+     * {@link AbortableSut}, to drop its queued samples. Any thread; returns at once.
      *
      * @param reason why, for the logs.
      */
     public void abort(final String reason)
     {
         abortReason = reason == null ? "abortTest() called" : reason;
+        final Series series = running;
+        if (series != null)
+        {
+            dropQueued(series.sut);
+        }
     }
 
     /**
-     * @return whether an abort was requested.
+     * @return whether the test should run no further series: an abort was requested, or a series gave up on a SUT
+     *         that failed or stopped completing.
      */
     public boolean aborted()
     {
-        return abortReason != null;
+        return abortReason() != null;
+    }
+
+    /**
+     * @return why the test was cut short (the abort's reason, or why a series gave up on the SUT), or {@code null}.
+     */
+    public String abortReason()
+    {
+        final String reason = abortReason;
+        return reason != null ? reason : gaveUpBecause;
+    }
+
+    private static void dropQueued(final SystemUnderTest sut)
+    {
+        if (sut instanceof AbortableSut abortable)
+        {
+            try
+            {
+                abortable.dropQueuedSamples();
+            }
+            catch (final RuntimeException ex)
+            {
+                // The contract forbids it; an abort must still go on (the bounded wait then covers the queue).
+            }
+        }
     }
 
     /**
@@ -148,7 +188,7 @@ public final class IssueLoop
             warmup.origin(issueStartNs);
             sink.series(warmup);
             running = warmupSeries;
-            issueServer(warmupSeries);
+            issueServer(warmupSeries, timeoutNs);
             outcome.warmupQueriesIssued = warmupOutcome.queriesIssued;
             startNs = issueStartNs + warmup.trace().durationNs();
             outcome.startEpochNs += startNs - issueStartNs;
@@ -173,7 +213,7 @@ public final class IssueLoop
             switch (trace.scenario())
             {
                 case SINGLE_STREAM, MULTI_STREAM -> issueSequential(series, completionIdle, timeoutNs);
-                case SERVER -> issueServer(series);
+                case SERVER -> issueServer(series, timeoutNs);
                 case OFFLINE -> issueOffline(series);
                 default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
             }
@@ -189,15 +229,26 @@ public final class IssueLoop
             outcome.flushFailure = t;
         }
 
-        if (outcome.stopReason != StopReason.SUT_FAILED && outcome.stopReason != StopReason.SUT_SILENT
-            && sink.failure() == null)
+        final long graceNs = options.abortGraceMs() * NS_PER_MS;
+        if (outcome.stopReason == StopReason.SUT_FAILED || outcome.stopReason == StopReason.SUT_SILENT
+            || sink.failure() != null)
         {
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle, timeoutNs, true);
+            // A failed or silent SUT may still drain what it has in flight; a short grace period, never forever.
+            dropQueued(sut);
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle, timeoutNs,
+                clock.nanoTime() + graceNs, true, false);
+        }
+        else if (abortReason != null)
+        {
+            drainAborted(recorder, outcome, drainIdle, timeoutNs, graceNs);
+        }
+        else
+        {
+            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle, timeoutNs, 0, false,
+                true);
             if (!outcome.allCompleted && abortReason != null)
             {
-                outcome.stopReason = StopReason.ABORTED;
-                outcome.abortReason = abortReason;
-                outcome.stopRelativeNs = clock.nanoTime() - startNs;
+                drainAborted(recorder, outcome, drainIdle, timeoutNs, graceNs);
             }
             else if (!outcome.allCompleted)
             {
@@ -205,21 +256,17 @@ public final class IssueLoop
                 outcome.stopArg0 = options.completionTimeoutMs();
                 outcome.stopArg1 = outcome.samplesIssued - recorder.completedSamples();
                 outcome.stopRelativeNs = clock.nanoTime() - startNs;
+                dropQueued(sut);
             }
-        }
-        else
-        {
-            // A failed SUT may still drain what it holds; give it a short grace period, never forever.
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle,
-                Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
         }
         if (warmup != null)
         {
-            // Warm-up samples still held by the SUT complete into the warm-up's slots until the sink retires them.
+            // Warm-up samples still held by the SUT complete into the warm-up's slots until the sink retires them;
+            // after a failure or a stop, only for the grace period.
             final boolean healthy = outcome.stopReason != StopReason.SUT_FAILED
-                && outcome.stopReason != StopReason.SUT_SILENT && sink.failure() == null;
-            awaitCompletions(warmup, warmupOutcome.samplesIssued, drainIdle,
-                healthy ? timeoutNs : Math.min(timeoutNs, 1_000 * NS_PER_MS), false);
+                && outcome.stopReason != StopReason.SUT_SILENT && sink.failure() == null && abortReason == null;
+            awaitCompletions(warmup, warmupOutcome.samplesIssued, drainIdle, timeoutNs, clock.nanoTime() + graceNs,
+                !healthy, false);
             outcome.warmupSamplesMissing = warmupOutcome.samplesIssued - warmup.completedSamples();
         }
         final Throwable reported = sink.failure();
@@ -229,10 +276,14 @@ public final class IssueLoop
             outcome.sutFailure = reported;
             outcome.stopReason = StopReason.SUT_FAILED;
         }
+        if (outcome.stoppedBecause() != null && abortReason == null)
+        {
+            gaveUpBecause = outcome.stoppedBecause();
+        }
         outcome.endNs = clock.nanoTime();
         outcome.endEpochNs = options.wallClock().nanoTime();
         running = null;
-        sink.endSeries();
+        sink.endSeries(outcome.allCompleted);
         return outcome;
     }
 
@@ -250,6 +301,24 @@ public final class IssueLoop
         }
         return new Progress(s.outcome.startNs, (long)IssueOutcome.SAMPLES_ISSUED.getOpaque(s.outcome),
             s.recorder.completedSamples());
+    }
+
+    /**
+     * The series was aborted (while issuing or while waiting for completions): it stops as ABORTED, and the samples
+     * in flight get the grace period at most (the SUT was told to drop its queue when the abort came).
+     */
+    private void drainAborted(final SeriesRecorder recorder, final IssueOutcome outcome, final IdleStrategy idle,
+        final long timeoutNs, final long graceNs)
+    {
+        final long nowNs = clock.nanoTime();
+        if (outcome.stopReason != StopReason.ABORTED)
+        {
+            outcome.stopReason = StopReason.ABORTED;
+            outcome.stopRelativeNs = nowNs - outcome.startNs;
+        }
+        outcome.abortReason = abortReason;
+        outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, idle, timeoutNs, nowNs + graceNs,
+            true, false);
     }
 
     private void issueSequential(final Series series, final IdleStrategy idle, final long timeoutNs)
@@ -277,7 +346,7 @@ public final class IssueLoop
                 return;
             }
             if (q > 0 && recorder.completedSamples() < issuedSamples
-                && !awaitCompletions(recorder, issuedSamples, idle, timeoutNs, true))
+                && !awaitCompletions(recorder, issuedSamples, idle, timeoutNs, 0, false, true))
             {
                 if (abortReason != null)
                 {
@@ -323,7 +392,7 @@ public final class IssueLoop
         }
     }
 
-    private void issueServer(final Series series)
+    private void issueServer(final Series series, final long timeoutNs)
     {
         final Trace trace = series.trace;
         final SeriesRecorder recorder = series.recorder;
@@ -341,6 +410,12 @@ public final class IssueLoop
         final long spinNs = options.hybridSpinNs();
         final boolean replayGroups = trace.hasContinuations();
         final boolean trackIssue = recorder.tracksIssueTimes();
+        // The completion timeout, watched while issuing: a SUT that stopped completing ends the series now instead of
+        // after the whole schedule. Checked every SILENCE_CHECK_INTERVAL_NS on the clock already read, so the loop
+        // pays a compare per query and one counter read per interval.
+        long silenceCheckNs = startNs + SILENCE_CHECK_INTERVAL_NS;
+        long seenCompleted = 0;
+        long lastProgressNs = startNs;
 
         long q = 0;
         while (q < queryCount)
@@ -353,6 +428,23 @@ public final class IssueLoop
             }
             final long deadlineNs = startNs + trace.scheduledOffsetNs(q);
             final long nowNs = waitUntil(deadlineNs, wait, spinNs);
+            if (nowNs - silenceCheckNs >= 0)
+            {
+                silenceCheckNs = nowNs + SILENCE_CHECK_INTERVAL_NS;
+                final long done = recorder.completedSamples();
+                if (done != seenCompleted || done >= q)
+                {
+                    seenCompleted = done;
+                    lastProgressNs = nowNs;
+                }
+                else if (nowNs - lastProgressNs > timeoutNs)
+                {
+                    stop(outcome, StopReason.SUT_SILENT, nowNs - startNs);
+                    outcome.stopArg0 = options.completionTimeoutMs();
+                    outcome.stopArg1 = q - done;
+                    return;
+                }
+            }
             int count = 1;
             if (replayGroups)
             {
@@ -418,6 +510,12 @@ public final class IssueLoop
         for (long q = 0; q < queryCount; q++)
         {
             final long relativeNs = clock.nanoTime() - startNs;
+            if (abortReason != null)
+            {
+                stop(outcome, StopReason.ABORTED, relativeNs);
+                outcome.abortReason = abortReason;
+                return;
+            }
             if (!issue(series, q * spq, spq, relativeNs))
             {
                 return;
@@ -532,12 +630,13 @@ public final class IssueLoop
     }
 
     /**
-     * Waits until {@code target} samples have completed, or no completion arrived for {@code timeoutNs}.
+     * Waits until {@code target} samples have completed, no completion arrived for {@code timeoutNs}, the deadline
+     * passed (when {@code bounded}), or (when {@code stopOnAbort}) an abort was requested.
      *
      * @return whether the target was reached.
      */
     private boolean awaitCompletions(final SeriesRecorder recorder, final long target, final IdleStrategy idle,
-        final long timeoutNs, final boolean stopOnAbort)
+        final long timeoutNs, final long deadlineNs, final boolean bounded, final boolean stopOnAbort)
     {
         long seen = recorder.completedSamples();
         if (seen >= target)
@@ -562,6 +661,10 @@ public final class IssueLoop
                 idle.reset();
             }
             else if (nowNs - lastProgressNs > timeoutNs)
+            {
+                return false;
+            }
+            if (bounded && nowNs - deadlineNs > 0)
             {
                 return false;
             }

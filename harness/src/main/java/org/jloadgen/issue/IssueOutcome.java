@@ -154,6 +154,21 @@ public final class IssueOutcome
     }
 
     /**
+     * @return why the engine cut the series short where LoadGen would have waited on (an abort, a SUT failure, the
+     *         completion timeout), as a sentence fragment for the summary; {@code null} for LoadGen's own stops.
+     */
+    public String stoppedBecause()
+    {
+        return switch (stopReason)
+        {
+            case ABORTED -> abortReason;
+            case SUT_SILENT -> "the SUT completed no sample for " + stopArg0 + " ms (--completion-timeout-ms)";
+            case SUT_FAILED -> "the SUT failed: " + sutFailure;
+            default -> null;
+        };
+    }
+
+    /**
      * @return the exception the SUT threw, or {@code null}.
      */
     public Throwable sutFailure()

@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.clib.IoErrors;
 
 /**
  * {@code mlperf_log_accuracy.json} byte for byte as LoadGen writes it (spec §8.4): a header {@code [}, then per
@@ -89,7 +90,7 @@ public final class AccuracyLogWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create accuracy log " + temporary, ex);
+            throw new UncheckedIOException("cannot create accuracy log " + temporary + ": " + IoErrors.reason(ex), ex);
         }
     }
 
@@ -123,7 +124,7 @@ public final class AccuracyLogWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write accuracy log " + temporary, ex);
+            throw new UncheckedIOException("cannot write accuracy log " + temporary + ": " + IoErrors.reason(ex), ex);
         }
     }
 
@@ -147,7 +148,7 @@ public final class AccuracyLogWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write accuracy log " + temporary, ex);
+            throw new UncheckedIOException("cannot write accuracy log " + temporary + ": " + IoErrors.reason(ex), ex);
         }
     }
 
@@ -258,7 +259,7 @@ public final class AccuracyLogWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot finish accuracy log " + target, ex);
+            throw new UncheckedIOException("cannot finish accuracy log " + target + ": " + IoErrors.reason(ex), ex);
         }
     }
 }

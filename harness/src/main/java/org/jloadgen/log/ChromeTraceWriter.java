@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 
 import org.jloadgen.clib.CFormat;
+import org.jloadgen.clib.IoErrors;
 
 /**
  * {@code mlperf_log_trace.json} in LoadGen's Chrome-trace layout (spec §8.5), loadable by chrome://tracing and
@@ -57,7 +58,7 @@ public final class ChromeTraceWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create trace " + temporary, ex);
+            throw new UncheckedIOException("cannot create trace " + temporary + ": " + IoErrors.reason(ex), ex);
         }
     }
 
@@ -242,7 +243,7 @@ public final class ChromeTraceWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write trace " + temporary, ex);
+            throw new UncheckedIOException("cannot write trace " + temporary + ": " + IoErrors.reason(ex), ex);
         }
     }
 
@@ -313,7 +314,7 @@ public final class ChromeTraceWriter implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot finish trace " + target, ex);
+            throw new UncheckedIOException("cannot finish trace " + target + ": " + IoErrors.reason(ex), ex);
         }
     }
 }

@@ -12,13 +12,17 @@ import java.util.TreeMap;
 import java.util.function.LongSupplier;
 
 import org.jloadgen.clib.CFormat;
+import org.jloadgen.clib.IoErrors;
 
 /**
  * Writer of {@code mlperf_log_detail.txt}: one {@code :::MLLOG {json}} record per line, byte for byte in
  * LoadGen's layout (spec §8.2). Never used on the timed path: records are formatted as they are logged.
  * <p>
- * The file is written under a temporary name and renamed into place by {@link #close()}, so a reader never
- * sees half a log. Counts of error and warning records feed the summary trailer and {@code num_errors}.
+ * The file is written under a temporary name ({@link #partialPath}) and renamed into place by {@link #close()}, so
+ * a reader never sees half a log under the final name; a {@code .partial} left behind is the log of a run that
+ * died. {@link PeriodicFlush} hands the buffered records to the OS every second, so such a log holds everything
+ * logged up to the last second before the process died. Counts of error and warning records feed the summary
+ * trailer and {@code num_errors}.
  */
 public final class DetailLog implements AutoCloseable
 {
@@ -34,6 +38,8 @@ public final class DetailLog implements AutoCloseable
     private final long pid = ProcessHandle.current().pid();
     private long originNs;
     private long stampNs = Long.MIN_VALUE;
+    private final PeriodicFlush.Handle flusher;
+    private volatile IOException flushFailure;
     private int errorCount;
     private int warningCount;
     private boolean closed;
@@ -46,7 +52,7 @@ public final class DetailLog implements AutoCloseable
     public DetailLog(final Path target, final PrintStream copy, final LongSupplier clockNs)
     {
         this.target = target;
-        this.temporary = target.resolveSibling(target.getFileName() + ".partial");
+        this.temporary = partialPath(target);
         this.copy = copy;
         this.clockNs = clockNs;
         this.originNs = clockNs.getAsLong();
@@ -56,8 +62,18 @@ public final class DetailLog implements AutoCloseable
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot create detail log " + temporary, ex);
+            throw new UncheckedIOException("cannot create detail log " + temporary + ": " + IoErrors.reason(ex), ex);
         }
+        this.flusher = PeriodicFlush.every(out, ex -> flushFailure = ex);
+    }
+
+    /**
+     * @param target final path of a detail log.
+     * @return where it is written until the run finishes.
+     */
+    public static Path partialPath(final Path target)
+    {
+        return target.resolveSibling(target.getFileName() + ".partial");
     }
 
     /**
@@ -76,6 +92,7 @@ public final class DetailLog implements AutoCloseable
         this.target = null;
         this.temporary = null;
         this.out = null;
+        this.flusher = null;
         this.copy = null;
         this.clockNs = clockNs;
         this.originNs = clockNs.getAsLong();
@@ -360,15 +377,20 @@ public final class DetailLog implements AutoCloseable
         {
             return;
         }
+        flusher.close();
         try
         {
             out.close();
+            if (flushFailure != null)
+            {
+                throw flushFailure;
+            }
             Files.move(temporary, target, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
                 java.nio.file.StandardCopyOption.ATOMIC_MOVE);
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot finish detail log " + target, ex);
+            throw new UncheckedIOException("cannot finish detail log " + target + ": " + IoErrors.reason(ex), ex);
         }
     }
 }

@@ -10,8 +10,10 @@ import java.nio.file.StandardCopyOption;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.clib.CFormat;
+import org.jloadgen.clib.IoErrors;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.results.SeriesEnd;
 
 /**
  * {@code mlperf_log_summary.txt} byte for byte as LoadGen 6.0.17 writes it (spec §8.3): the performance section
@@ -54,6 +56,20 @@ public final class SummaryWriter
     public SummaryWriter append(final PerformanceSummary summary)
     {
         text.append(performanceSection(summary));
+        return this;
+    }
+
+    /**
+     * Says that the run was aborted, for a summary without a performance section (an AccuracyOnly run, or a
+     * SubmissionRun stopped in its accuracy part), whose LoadGen layout has no place for it: one line before the
+     * trailer.
+     *
+     * @param reason why the run was aborted.
+     * @return this.
+     */
+    public SummaryWriter appendAbort(final String reason)
+    {
+        line(text, SeriesEnd.abortSentence(reason));
         return this;
     }
 
@@ -161,21 +177,42 @@ public final class SummaryWriter
         line(out, "  Min duration satisfied : " + yesNo(s.minDurationMet()));
         line(out, "  Min queries satisfied : " + yesNo(s.minQueriesMet()));
         line(out, "  Early stopping satisfied: " + yesNo(s.earlyStoppingMet()));
+        // JLoadGen's own checks, printed only when they fail, so a normal summary stays LoadGen's byte for byte.
+        final SeriesEnd end = s.end();
+        if (end.cutShort())
+        {
+            line(out, "  Ran to its end : NO (aborted: " + end.stoppedBecause() + ")");
+        }
+        if (!end.allCompleted())
+        {
+            line(out, "  All issued samples completed : NO (" + end.samplesNotCompleted() + " of "
+                + end.samplesIssued() + " never completed)");
+        }
         if (!s.valid())
         {
             line(out, "Recommendations:");
-            if (!s.perfConstraintsMet())
+            if (s.recommendationsApply())
             {
-                line(out, " * " + s.perfConstraintsRecommendation());
+                if (!s.perfConstraintsMet())
+                {
+                    line(out, " * " + s.perfConstraintsRecommendation());
+                }
+                if (!s.minDurationMet())
+                {
+                    line(out, " * " + s.minDurationRecommendation());
+                }
+                if (!s.minQueriesMet())
+                {
+                    line(out, " * The test exited early, before enough queries were issued.\n"
+                        + "   See the detailed log for why this may have occurred.");
+                }
             }
-            if (!s.minDurationMet())
+            if (!end.normal())
             {
-                line(out, " * " + s.minDurationRecommendation());
-            }
-            if (!s.minQueriesMet())
-            {
-                line(out, " * The test exited early, before enough queries were issued.\n"
-                    + "   See the detailed log for why this may have occurred.");
+                for (final String sentence : end.explanation().split("\n"))
+                {
+                    line(out, " * " + sentence);
+                }
             }
         }
         if (scenario != TestScenario.OFFLINE)
@@ -342,7 +379,7 @@ public final class SummaryWriter
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot write " + target, ex);
+            throw new UncheckedIOException("cannot write " + target + ": " + IoErrors.reason(ex), ex);
         }
     }
 }

@@ -35,13 +35,34 @@ public final class CompletionErrors
         /** First token reported twice. */
         DUPLICATE_FIRST_TOKEN("Attempted to record a first token twice."),
         /** Payload copy failed. */
-        BAD_PAYLOAD("Could not copy a response payload into the accuracy log.");
+        BAD_PAYLOAD("Could not copy a response payload into the accuracy log."),
+        /**
+         * A sample of a series the engine cut short completed after the engine stopped waiting for it. Not a
+         * mistake of the SUT's: the sample is counted once, as never completed.
+         */
+        LATE("Received completion for a sample after the engine stopped waiting for it; it counts as never "
+            + "completed.", false);
 
         private final String message;
+        private final boolean error;
 
         Kind(final String message)
         {
+            this(message, true);
+        }
+
+        Kind(final String message, final boolean error)
+        {
             this.message = message;
+            this.error = error;
+        }
+
+        /**
+         * @return whether it is a mistake of the SUT's, logged as an error.
+         */
+        public boolean isError()
+        {
+            return error;
         }
 
         /**
@@ -90,20 +111,20 @@ public final class CompletionErrors
     }
 
     /**
-     * @return total number of mistakes.
+     * @return total number of mistakes (the kinds that are errors).
      */
     public long total()
     {
         long total = 0;
-        for (final AtomicLong c : counts)
+        for (final Kind k : Kind.values())
         {
-            total += c.get();
+            total += k.isError() ? counts[k.ordinal()].get() : 0;
         }
         return total;
     }
 
     /**
-     * @return one line per kind that happened: the LoadGen message, the count and the first id.
+     * @return one line per kind of mistake that happened: the LoadGen message, the count and the first id.
      */
     public List<String> describe()
     {
@@ -111,7 +132,7 @@ public final class CompletionErrors
         for (final Kind k : Kind.values())
         {
             final long c = counts[k.ordinal()].get();
-            if (c > 0)
+            if (c > 0 && k.isError())
             {
                 lines.add(k.message() + " (" + c + (c == 1 ? " time" : " times") + ", first response id "
                     + Long.toUnsignedString(firstIds[k.ordinal()].get()) + ")");

@@ -77,11 +77,15 @@ public final class EngineResponseSink implements ResponseSink
     }
 
     /**
-     * Retires the current series: later completions are counted as mistakes. Issue thread, after the series.
+     * Retires the current series. Issue thread, after the series.
+     *
+     * @param allCompleted whether every issued sample completed; if not (the series was cut short), a later
+     *                     completion of one of its samples is counted as late instead of as a mistake.
      */
-    public void endSeries()
+    public void endSeries(final boolean allCompleted)
     {
-        current = idle;
+        final SeriesRecorder ended = current;
+        current = allCompleted || ended == idle ? idle : ended.retiredAfterCutShort();
     }
 
     @Override

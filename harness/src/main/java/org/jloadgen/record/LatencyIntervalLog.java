@@ -12,6 +12,8 @@ import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
 
+import org.jloadgen.clib.IoErrors;
+
 /**
  * Latency interval histograms for jitter analysis, beside the exact per-sample latencies: completing threads
  * record into an HdrHistogram {@link Recorder} (wait-free, fixed footprint, no allocation), and a background
@@ -51,11 +53,11 @@ public final class LatencyIntervalLog implements AutoCloseable
         }
         catch (final FileNotFoundException ex)
         {
-            throw new UncheckedIOException("cannot create latency log " + temporary, ex);
+            throw new UncheckedIOException("cannot create latency log " + temporary + ": " + IoErrors.reason(ex), ex);
         }
         catch (final java.io.IOException ex)
         {
-            throw new UncheckedIOException("cannot create latency log " + temporary, ex);
+            throw new UncheckedIOException("cannot create latency log " + temporary + ": " + IoErrors.reason(ex), ex);
         }
         this.writer = new HistogramLogWriter(out);
         writer.outputLogFormatVersion();
@@ -182,7 +184,7 @@ public final class LatencyIntervalLog implements AutoCloseable
         }
         catch (final java.io.IOException ex)
         {
-            throw new UncheckedIOException("cannot finish latency log " + target, ex);
+            throw new UncheckedIOException("cannot finish latency log " + target + ": " + IoErrors.reason(ex), ex);
         }
     }
 }

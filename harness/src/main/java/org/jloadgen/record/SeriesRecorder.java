@@ -52,6 +52,9 @@ public final class SeriesRecorder implements AutoCloseable
     private final boolean logsAnySample;
     private final Recorder histogram;
     private final long histogramMaxNs;
+    /** Retired recorders only: sequence ids [lateFirstId, lateEndId) belong to a series the engine cut short. */
+    private final long lateFirstId;
+    private final long lateEndId;
     private long originNs;
     /** The warm-up series issued just before this one, whose late completions still arrive here; or null. */
     private SeriesRecorder predecessor;
@@ -99,9 +102,11 @@ public final class SeriesRecorder implements AutoCloseable
         this.issuedRegion = trackIssue && scenario == TestScenario.SERVER
             ? allocator.allocate(trace.queryCount() << 3) : null;
         this.issued = issuedRegion == null ? null : issuedRegion.segment();
+        this.lateFirstId = 0;
+        this.lateEndId = 0;
     }
 
-    private SeriesRecorder(final CompletionErrors errors)
+    private SeriesRecorder(final CompletionErrors errors, final long lateFirstId, final long lateEndId)
     {
         this.trace = null;
         this.scenario = TestScenario.SERVER;
@@ -125,6 +130,8 @@ public final class SeriesRecorder implements AutoCloseable
         this.tokenCounts = null;
         this.issuedRegion = null;
         this.issued = null;
+        this.lateFirstId = lateFirstId;
+        this.lateEndId = lateEndId;
     }
 
     /**
@@ -135,7 +142,20 @@ public final class SeriesRecorder implements AutoCloseable
      */
     public static SeriesRecorder retired(final CompletionErrors errors)
     {
-        return new SeriesRecorder(errors);
+        return new SeriesRecorder(errors, 0, 0);
+    }
+
+    /**
+     * The recorder to put in place of this one when the engine stopped waiting before all its samples completed (a
+     * series cut short): it owns no slots, and counts a completion of one of this series' samples as
+     * {@link Kind#LATE}, not as a mistake, because the sample is already counted as never completed. Other ids
+     * count as {@link #retired} counts them.
+     *
+     * @return the recorder.
+     */
+    public SeriesRecorder retiredAfterCutShort()
+    {
+        return new SeriesRecorder(errors, firstSampleId, firstSampleId + sampleCount);
     }
 
     /**
@@ -546,6 +566,11 @@ public final class SeriesRecorder implements AutoCloseable
     private void badId(final long responseId)
     {
         final long sequenceId = responseId - 1;
+        if (sequenceId >= lateFirstId && sequenceId < lateEndId)
+        {
+            errors.record(Kind.LATE, responseId);
+            return;
+        }
         errors.record(sequenceId >= 0 && sequenceId < firstSampleId ? Kind.OLD_SAMPLE : Kind.UNKNOWN_ID, responseId);
     }
 

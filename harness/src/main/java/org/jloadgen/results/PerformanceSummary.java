@@ -40,6 +40,7 @@ public final class PerformanceSummary
     private final String sutName;
     private final EffectiveSettings settings;
     private final PerformanceResult result;
+    private final SeriesEnd end;
 
     private final long sampleCount;
     private final long queryCount;
@@ -80,7 +81,8 @@ public final class PerformanceSummary
     private final long earlyStoppingLatencyMsNs;
 
     /**
-     * Computes the summary.
+     * Computes the summary of a series that ran to its end with every issued sample completed, as LoadGen's always
+     * do.
      *
      * @param sutName  {@code sut.Name()}, as LoadGen asks for it again when it builds the summary.
      * @param settings the effective settings of the series.
@@ -88,9 +90,24 @@ public final class PerformanceSummary
      */
     public PerformanceSummary(final String sutName, final EffectiveSettings settings, final PerformanceResult result)
     {
+        this(sutName, settings, result, SeriesEnd.complete(result.sampleLatencies().count()));
+    }
+
+    /**
+     * Computes the summary.
+     *
+     * @param sutName  {@code sut.Name()}, as LoadGen asks for it again when it builds the summary.
+     * @param settings the effective settings of the series.
+     * @param result   what the series measured.
+     * @param end      how the series ended: a series cut short or with samples that never completed is INVALID.
+     */
+    public PerformanceSummary(final String sutName, final EffectiveSettings settings, final PerformanceResult result,
+        final SeriesEnd end)
+    {
         this.sutName = sutName;
         this.settings = settings;
         this.result = result;
+        this.end = end;
         final TestScenario scenario = settings.scenario;
         final SortedLatencies samples = result.sampleLatencies();
 
@@ -713,16 +730,36 @@ public final class PerformanceSummary
     }
 
     /**
-     * @return {@code result_validity == "VALID"}: all four checks passed.
+     * @return how the series ended.
+     */
+    public SeriesEnd end()
+    {
+        return end;
+    }
+
+    /**
+     * @return {@code result_validity == "VALID"}: all four of LoadGen's checks passed, and (JLoadGen's check, which
+     *         LoadGen needs not make because it waits forever) the series ran to its end with every issued sample
+     *         completed.
      */
     public boolean valid()
     {
-        return minDurationMet && minQueriesMet && perfConstraintsMet && earlyStoppingMet;
+        return minDurationMet && minQueriesMet && perfConstraintsMet && earlyStoppingMet && end.normal();
+    }
+
+    /**
+     * @return whether LoadGen's recommendations apply: they assume a series that ran to its end, so a series the
+     *         engine cut short shows only why it was cut short.
+     */
+    public boolean recommendationsApply()
+    {
+        return !end.cutShort();
     }
 
     /**
      * @return {@code result_invalid_reason} as LoadGen builds it (each part followed by a space, newlines turned
-     *         into spaces); empty when valid.
+     *         into spaces), followed by {@link SeriesEnd#explanation()} when the series did not end normally (alone
+     *         when it was cut short); empty when valid.
      */
     public String invalidReason()
     {
@@ -731,17 +768,28 @@ public final class PerformanceSummary
             return "";
         }
         final StringBuilder reason = new StringBuilder();
-        if (!perfConstraintsMet)
+        if (recommendationsApply())
         {
-            reason.append(perfConstraintsRecommendation).append(' ');
+            if (!perfConstraintsMet)
+            {
+                reason.append(perfConstraintsRecommendation).append(' ');
+            }
+            if (!minDurationMet)
+            {
+                reason.append(minDurationRecommendation).append(' ');
+            }
+            if (!minQueriesMet)
+            {
+                reason.append("The test exited early, before enough queries were issued.");
+            }
         }
-        if (!minDurationMet)
+        if (!end.normal())
         {
-            reason.append(minDurationRecommendation).append(' ');
-        }
-        if (!minQueriesMet)
-        {
-            reason.append("The test exited early, before enough queries were issued.");
+            if (!reason.isEmpty() && reason.charAt(reason.length() - 1) != ' ')
+            {
+                reason.append(' ');
+            }
+            reason.append(end.explanation());
         }
         return reason.toString().replace('\n', ' ');
     }

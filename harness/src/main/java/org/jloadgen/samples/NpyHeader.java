@@ -42,6 +42,8 @@ public record NpyHeader(
     static final byte[] MAGIC = {(byte)0x93, 'N', 'U', 'M', 'P', 'Y'};
     private static final int PREAMBLE_BYTES_V1 = 10;
     private static final int PREAMBLE_BYTES_V2 = 12;
+    /** Longest part of a bad header an error message quotes. */
+    private static final int MAX_QUOTED_CHARS = 200;
     /** NumPy refuses larger headers too (its default max_header_size is 10000; 2.0 files may be larger). */
     private static final long MAX_HEADER_BYTES = 1 << 24;
 
@@ -496,8 +498,10 @@ public record NpyHeader(
         {
             final int index = Math.min(charIndex, text.length());
             final long byteIndex = utf8 ? text.substring(0, index).getBytes(StandardCharsets.UTF_8).length : index;
+            final String header = text.strip();
             return new SampleFormatException(file, baseOffset + byteIndex, "bad .npy header: " + problem +
-                " (header: " + text.strip() + ")");
+                " (header: " + (header.length() > MAX_QUOTED_CHARS ? header.substring(0, MAX_QUOTED_CHARS) + "..."
+                : header) + ")");
         }
     }
 

@@ -3,9 +3,12 @@ package org.jloadgen.samples;
 import java.io.IOException;
 import java.nio.file.Path;
 
+import org.jloadgen.clib.ControlChars;
+
 /**
  * A sample file is corrupt, truncated or in a form the loaders do not take. The message starts with the file and
- * the byte offset where the problem was found: {@code <file>: at byte offset <n>: <problem>}.
+ * the byte offset where the problem was found: {@code <file>: at byte offset <n>: <problem>}; bytes of the file it
+ * quotes are escaped ({@link ControlChars}).
  */
 public final class SampleFormatException extends IOException
 {
@@ -21,7 +24,7 @@ public final class SampleFormatException extends IOException
      */
     public SampleFormatException(final Path file, final long offset, final String problem)
     {
-        super(file + ": at byte offset " + offset + ": " + problem);
+        super(file + ": at byte offset " + offset + ": " + ControlChars.escape(problem));
         this.file = file;
         this.offset = offset;
     }

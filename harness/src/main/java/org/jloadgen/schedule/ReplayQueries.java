@@ -10,6 +10,7 @@ import java.util.Arrays;
 
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.clib.IoErrors;
 import org.jloadgen.memory.GrowableOffHeapArray;
 import org.jloadgen.memory.OffHeapAllocator;
 
@@ -115,7 +116,7 @@ public final class ReplayQueries
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read trace " + file + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read trace " + file + ": " + IoErrors.reason(ex), ex);
         }
     }
 

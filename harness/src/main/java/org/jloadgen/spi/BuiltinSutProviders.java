@@ -2,6 +2,7 @@ package org.jloadgen.spi;
 
 import java.util.HashMap;
 import java.util.Map;
+import java.util.Set;
 
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
@@ -9,6 +10,7 @@ import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutOptions;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.NullWorkerSut;
 import org.jloadgen.sut.synthetic.SimulatedSut;
@@ -45,10 +47,8 @@ public final class BuiltinSutProviders
         @Override
         public SutInstance create(final SutContext context)
         {
-            if (!context.options().isEmpty())
-            {
-                throw new IllegalArgumentException("the null SUT takes no options, got " + context.options().keySet());
-            }
+            // No option is known: any given is rejected with the list (none).
+            SutOptions.parse("null", context.options(), Set.of(), Set.of());
             return SutInstance.of(new NullSut(),
                 new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), null);
         }
@@ -75,14 +75,9 @@ public final class BuiltinSutProviders
         @Override
         public SutInstance create(final SutContext context)
         {
-            final Map<String, String> options = new HashMap<>(context.options());
-            final String wait = options.remove("wait");
-            if (!options.isEmpty())
-            {
-                throw new IllegalArgumentException("the " + NullWorkerSut.NAME + " SUT takes only the option 'wait', "
-                    + "got " + options.keySet());
-            }
-            final BatchingSut sut = NullWorkerSut.create(NullWorkerSut.parseWait(wait == null ? "spin" : wait));
+            final SutOptions options = SutOptions.parse(NullWorkerSut.NAME, context.options(), Set.of("wait"),
+                Set.of());
+            final BatchingSut sut = NullWorkerSut.create(options.idle("wait", CompletionWaitStrategy.SPIN));
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
         }
     }

@@ -4,7 +4,8 @@ import java.io.PrintStream;
 
 /**
  * What {@code jloadgen run} does when it is given no arguments at all (the README's main job). A SUT module
- * contributes one through {@link java.util.ServiceLoader}; the highest {@link #priority()} wins.
+ * contributes one through {@link java.util.ServiceLoader}; the highest {@link #priority()} wins, and its
+ * {@link #sutName()} is also the default of {@code --sut}.
  */
 public interface DefaultJob
 {
@@ -17,6 +18,12 @@ public interface DefaultJob
      * @return higher wins when several modules provide a default job.
      */
     int priority();
+
+    /**
+     * @return the {@code --sut} name of the SUT this job runs: {@code jloadgen run} with options but without
+     *         {@code --sut} uses the same SUT, so that a bare run and a run with options never differ in the SUT.
+     */
+    String sutName();
 
     /**
      * Runs the job.

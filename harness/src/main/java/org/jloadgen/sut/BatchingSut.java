@@ -7,10 +7,10 @@ import java.util.function.IntConsumer;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
+import org.jloadgen.api.AbortableSut;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
-import org.jloadgen.api.SystemUnderTest;
 
 /**
  * A system under test made of a {@link DynamicBatcher} and a pool of worker threads, each running batches
@@ -19,9 +19,10 @@ import org.jloadgen.api.SystemUnderTest;
  * synthetic SUTs are built on it; a new SUT only writes the processor.
  * <p>
  * If a processor throws, the SUT reports the failure through {@link ResponseSink#fail} and stops: the engine
- * ends the run with that error instead of waiting for samples that will never complete.
+ * ends the run with that error instead of waiting for samples that will never complete. When the engine gives up on
+ * a test (an interrupt, a failure, the completion timeout) it drops the queued samples ({@link AbortableSut}).
  */
-public final class BatchingSut implements SystemUnderTest, AutoCloseable
+public final class BatchingSut implements AbortableSut, AutoCloseable
 {
     /** Longest park of the issue thread while it waits for room in a full queue. */
     public static final long PRODUCER_MAX_PARK_NS = 1_000_000;
@@ -114,6 +115,24 @@ public final class BatchingSut implements SystemUnderTest, AutoCloseable
     public void flushQueries()
     {
         batcher.flush();
+    }
+
+    /**
+     * Drops the queued samples: the workers finish the batches they run and find nothing more; an
+     * {@link #issueQuery} waiting for room returns.
+     */
+    @Override
+    public void dropQueuedSamples()
+    {
+        batcher.dropQueued();
+    }
+
+    /**
+     * @return samples dropped by {@link #dropQueuedSamples()} so far.
+     */
+    public long droppedSamples()
+    {
+        return batcher.droppedSamples();
     }
 
     /**

@@ -1,6 +1,7 @@
 package org.jloadgen.sut;
 
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
@@ -17,6 +18,10 @@ import org.jloadgen.record.PaddedCounter;
  * at a time holds the leader flag, forms a batch from the ring, advances the consumer index (release) and
  * drops the flag before it runs the batch, so batch formation needs no lock and the worker that formed a
  * batch runs it without a hand-off. Nothing here allocates after construction.
+ * <p>
+ * {@link #dropQueued()} (any thread) discards what is queued when a test is abandoned: the producer stops copying
+ * the rest of its query at the next chunk or while it waits for room, and the next leader skips the consumer index
+ * past everything published before the drop, so the workers finish their current batch and find nothing more.
  */
 public final class DynamicBatcher
 {
@@ -35,6 +40,11 @@ public final class DynamicBatcher
     private final PaddedCounter consumerIndex = new PaddedCounter();
     private final PaddedCounter flushIndex = new PaddedCounter();
     private final AtomicBoolean leader = new AtomicBoolean();
+    /** Drops requested so far; the producer compares it with the count at the start of its query. */
+    private final AtomicLong dropRequests = new AtomicLong();
+    /** Published samples below this index are dropped: the leader skips the consumer index up to it. */
+    private final AtomicLong dropThrough = new AtomicLong();
+    private final AtomicLong droppedSamples = new AtomicLong();
     private volatile boolean running = true;
     private long consumerCache;
 
@@ -58,12 +68,14 @@ public final class DynamicBatcher
      *
      * @param samples the query.
      * @param idle    how to wait for room.
-     * @return false if the batcher was stopped while waiting for room.
+     * @return false if the batcher was stopped while waiting for room, or the rest of the query was dropped
+     *         ({@link #dropQueued()}).
      */
     public boolean offer(final QuerySamples samples, final IdleStrategy idle)
     {
         final int n = samples.size();
         final long nowNs = System.nanoTime();
+        final long drops = dropRequests.get();
         long producer = producerIndex.getAcquire();
         for (int i = 0; i < n; i++)
         {
@@ -83,6 +95,10 @@ public final class DynamicBatcher
                         {
                             return false;
                         }
+                        if (dropRequests.get() != drops)
+                        {
+                            return abandon(producer);
+                        }
                         idle.idle();
                     }
                 }
@@ -97,10 +113,44 @@ public final class DynamicBatcher
             {
                 // Without this, an Offline query's first batch would wait until the whole ring is filled.
                 producerIndex.setRelease(producer);
+                if (dropRequests.get() != drops)
+                {
+                    return abandon(producer);
+                }
             }
         }
         producerIndex.setRelease(producer);
         return true;
+    }
+
+    /**
+     * Publishes what was copied, drops it with everything before it, and gives up the rest of the query.
+     */
+    private boolean abandon(final long producer)
+    {
+        producerIndex.setRelease(producer);
+        dropThrough.accumulateAndGet(producer, Math::max);
+        return false;
+    }
+
+    /**
+     * Drops every sample queued and not yet taken into a batch, and makes an {@link #offer} in progress stop copying
+     * its query (at its next chunk of {@value #PUBLISH_CHUNK} samples, or at once if it waits for room). Samples in
+     * batches already formed are not affected; samples offered after this returns are served. Any thread; does not
+     * allocate.
+     */
+    public void dropQueued()
+    {
+        dropRequests.incrementAndGet();
+        dropThrough.accumulateAndGet(producerIndex.getAcquire(), Math::max);
+    }
+
+    /**
+     * @return samples dropped so far by {@link #dropQueued()} (counted as the workers skip them).
+     */
+    public long droppedSamples()
+    {
+        return droppedSamples.get();
     }
 
     /**
@@ -127,7 +177,7 @@ public final class DynamicBatcher
         }
         try
         {
-            final long consumer = consumerIndex.getAcquire();
+            final long consumer = skipDropped(consumerIndex.getAcquire());
             long available = producerIndex.getAcquire() - consumer;
             if (available <= 0)
             {
@@ -148,6 +198,11 @@ public final class DynamicBatcher
                 idle.idle();
                 available = producerIndex.getAcquire() - consumer;
             }
+            if (skipDropped(consumer) != consumer)
+            {
+                // Dropped while the batch was filling.
+                return 0;
+            }
             final int n = (int)Math.min(available, maxBatchSize);
             for (int i = 0; i < n; i++)
             {
@@ -161,6 +216,24 @@ public final class DynamicBatcher
         {
             leader.set(false);
         }
+    }
+
+    /**
+     * Leader only: moves the consumer index past the samples a drop covers.
+     *
+     * @param consumer the consumer index.
+     * @return the consumer index after the skip.
+     */
+    private long skipDropped(final long consumer)
+    {
+        final long through = dropThrough.get();
+        if (through - consumer <= 0)
+        {
+            return consumer;
+        }
+        droppedSamples.addAndGet(through - consumer);
+        consumerIndex.setRelease(through);
+        return through;
     }
 
     /**

@@ -17,6 +17,7 @@ import java.util.TreeSet;
 
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.bindings.ThreadAffinity;
+import org.jloadgen.clib.IoErrors;
 import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
 
@@ -131,7 +132,7 @@ public final class SutOptions
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read descriptor " + file + ": " + ex.getMessage(), ex);
+            throw new UncheckedIOException("cannot read descriptor " + file + ": " + IoErrors.reason(ex), ex);
         }
         final Path folder = file.toAbsolutePath().getParent();
         for (int i = 0; i < lines.size(); i++)

@@ -17,6 +17,7 @@ import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.MethodSource;
 
 /**
@@ -233,7 +234,7 @@ class CliTest
         final Outcome o = jloadgen("run", "--no-audit-config", "--sut", "synthetic", "--sut-opt", "servise=fixed:1ms",
             "--out", dir.toString(), "--quiet");
         assertEquals(Main.EXIT_USAGE, o.exitCode());
-        assertTrue(o.err().contains("unknown synthetic SUT option(s) [servise]"), o.err());
+        assertTrue(o.err().contains("--sut-opt servise is not a synthetic SUT option; known: batch, "), o.err());
         final MlLogParser detail = MlLogParser.parse(dir.resolve("mlperf_log_detail.txt"));
         assertEquals(1, detail.errorCount());
         assertTrue(String.valueOf(detail.value("error_runtime")).contains("could not be started"));
@@ -299,6 +300,107 @@ class CliTest
         final Outcome negative = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
             "--startup-ms", "-1", "--out", dir.toString());
         assertEquals(Main.EXIT_USAGE, negative.exitCode());
-        assertTrue(negative.err().contains("--startup-ms must not be negative, got -1"), negative.err());
+        assertTrue(negative.err().contains("--startup-ms must be at least 0, got -1"), negative.err());
+    }
+
+    /**
+     * Every SUT option of every built-in SUT: a bad value is named with what it must be, never a bare
+     * {@code For input string: "abc"}.
+     */
+    @ParameterizedTest(name = "{0} {1}")
+    @CsvSource(delimiter = '|', quoteCharacter = '"', textBlock = """
+        synthetic   | workers=abc             | workers must be an integer, got 'abc' (--sut-opt)
+        synthetic   | workers=0               | workers must be a whole number of at least 1, got '0' (--sut-opt)
+        synthetic   | batch=1.5               | batch must be an integer, got '1.5' (--sut-opt)
+        synthetic   | timeout-us=-1           | timeout-us must be a whole number of at least 0, got '-1' (--sut-opt)
+        synthetic   | queue=1000              | queue must be a power of two of at least the batch size (1), got '1000'
+        synthetic   | service=fast            | service must be a service time such as fixed:100us, uniform:50us:200us \
+        or exponential:250us, got 'fast' (--sut-opt)
+        synthetic   | per-sample=2 lightyears | per-sample must be a time such as 200us, 1.5ms or 0 (units ns, us, ms, \
+        s), got '2 lightyears' (--sut-opt)
+        synthetic   | first-token=x           | first-token must be a time such as 200us
+        synthetic   | inline=maybe            | inline must be true or false, got 'maybe' (--sut-opt)
+        synthetic   | wait=forever            | wait must be spin, sleep or auto, got 'forever' (--sut-opt)
+        synthetic   | tokens=many             | tokens must be an integer, got 'many' (--sut-opt)
+        synthetic   | seed=0x1                | seed must be an integer, got '0x1' (--sut-opt)
+        synthetic   | misbehave=sometimes     | misbehave must be none, never, twice, unknown, throw, throw-flush or \
+        fail, got 'sometimes' (--sut-opt)
+        synthetic   | misbehave-after=-3      | misbehave-after must be a whole number of at least 0, got '-3'
+        null-worker | wait=forever            | wait must be spin, yield, backoff or sleep, got 'forever' (--sut-opt)
+        null        | workers=2               | --sut-opt workers is not a null SUT option; known:
+        """)
+    void shouldNameTheOptionAndWhatItMustBeForABadSutOptionValue(final String sut, final String option,
+        final String message)
+    {
+        final Outcome o = jloadgen("run", "--no-audit-config", "--sut", sut, "--sut-opt", option, "--out",
+            dir.toString(), "--quiet");
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertTrue(o.err().contains("could not be started: " + message), o.err());
+    }
+
+    @Test
+    void shouldSayThatTheLogFolderIsAFile() throws IOException
+    {
+        final Path file = Files.writeString(dir.resolve("results"), "not a folder");
+        final Outcome o = jloadgen("run", "--no-audit-config", "--sut", "null", "--out", file.toString());
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertEquals("jloadgen: cannot create the log directory " + file + ": it is a file, not a directory\n",
+            o.err());
+        final Outcome below = jloadgen("run", "--no-audit-config", "--sut", "null", "--out",
+            file.resolve("sub").toString());
+        assertEquals("jloadgen: cannot create the log directory " + file.resolve("sub") + ": Not a directory\n",
+            below.err(), "the OS reason when a parent is a file");
+    }
+
+    @Test
+    void shouldRefuseOptionsOutOfRangeNamingThem()
+    {
+        final Outcome warmup = jloadgen("run", "--no-audit-config", "--sut", "null", "--jit-warmup-ms", "-5",
+            "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, warmup.exitCode());
+        assertEquals("jloadgen: --jit-warmup-ms must be at least 0, got -5\n", warmup.err());
+        final Outcome qsl = jloadgen("run", "--no-audit-config", "--sut", "null", "--qsl-total", "1000",
+            "--qsl-performance", "2000", "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, qsl.exitCode());
+        assertEquals("jloadgen: --qsl-performance 2000 exceeds --qsl-total 1000: the performance samples are a part "
+            + "of the library\n", qsl.err());
+        final Outcome trace = jloadgen("trace", "--qsl-total", "0");
+        assertEquals("jloadgen: --qsl-total must be at least 1, got 0\n", trace.err());
+    }
+
+    @Test
+    void shouldSayABinaryUserConfIsNotTextInAFewLines() throws IOException
+    {
+        final Path binary = Path.of("/bin/ls");
+        final Outcome o = jloadgen("run", "--no-audit-config", "--sut", "null", "--user-config", binary.toString(),
+            "--out", dir.toString());
+        assertEquals(Main.EXIT_USAGE, o.exitCode());
+        assertTrue(o.err().startsWith("jloadgen: " + binary + ": not a text file (a NUL byte at offset "), o.err());
+        assertTrue(o.err().length() < 300, o.err().length() + " characters");
+    }
+
+    @Test
+    void shouldWarnAtTheStartWhenLoadGenFallsBackToADefault()
+    {
+        final Outcome o = jloadgen("run", "--no-audit-config", "--sut", "null", "--scenario", "Offline",
+            "--set", "offline_expected_qps=-5", "--set", "min_duration_ms=0", "--jit-warmup-ms", "0",
+            "--out", dir.toString(), "--quiet");
+        assertTrue(o.out().startsWith("jloadgen: warning: Invalid value for offline_expected_qps requested. "
+            + "requested: -5 using: 1 (logged as error_invalid_test_settings: the run goes on with that, and its log "
+            + "cannot pass the submission checker)\n"), o.out());
+    }
+
+    @Test
+    void shouldDocumentTheOneDefaultSutRule()
+    {
+        final Outcome help = jloadgen("run", "--help");
+        final String text = help.out().replaceAll("\\s+", " ");
+        assertTrue(text.contains("Default: the SUT of the default job (what a bare 'jloadgen run' runs): cpu, the "
+            + "embedded model, when the sut-cpu module is installed, else synthetic; here: synthetic."), text);
+        assertTrue(text.contains("With arguments but no --sut: run the default job's SUT with them."), text);
+        final Outcome run = jloadgen("run", "--no-audit-config", "--scenario", "Offline", "--set",
+            "min_duration_ms=0", "--jit-warmup-ms", "0", "--out", dir.toString(), "--quiet");
+        assertEquals("SyntheticSUT", MlLogParser.parse(dir.resolve("mlperf_log_detail.txt")).value("sut_name"),
+            run.err());
     }
 }

@@ -157,6 +157,47 @@ class SettingsLoaderTest
     }
 
     @Test
+    void shouldNameFileLineKeyAndValueOfAnAuditConfigErrorWhileLoggingLoadGensWords() throws IOException
+    {
+        final Path audit = write("audit.config", "# TEST01\n*.*.mode = two\n");
+        final TestSettings s = new TestSettings();
+        assertEquals(List.of("value needs to be integer or double, line=2"),
+            lenient().applyAudit(audit, TestScenario.OFFLINE, s), "the detail log gets LoadGen's words");
+        assertEquals(List.of(audit + ":2: key '*.*.mode': value 'two' is not a complete C integer (strtoul base 0) "
+            + "or double (strtod)"), diagnostics.stream().map(ConfigDiagnostic::toString).toList(),
+            "the console gets the file, line, key and value");
+    }
+
+    @Test
+    void shouldSayABinaryFileIsNotTextAndListOnlyAFewErrors() throws IOException
+    {
+        // An ELF header, then bytes with a line break now and then: one "line" error each, were it text.
+        final byte[] binary = new byte[4096];
+        for (int i = 0; i < binary.length; i++)
+        {
+            binary[i] = (byte)(i % 7 == 0 ? '\n' : i % 7 == 3 ? ' ' : 'A' + i % 26);
+        }
+        System.arraycopy(new byte[] {0x7f, 'E', 'L', 'F', 2, 1, 1, 0}, 0, binary, 0, 8);
+        final Path ls = dir.resolve("ls");
+        Files.write(ls, binary);
+        final ConfigException ex = assertThrows(ConfigException.class,
+            () -> strict().loadUserConf(ls, "m", TestScenario.OFFLINE, new TestSettings()));
+        assertEquals(ls + ": not a text file (a NUL byte at offset 7); a config file holds 'key = value' lines",
+            ex.getMessage());
+
+        final List<ConfigDiagnostic> many = new ArrayList<>();
+        for (int line = 1; line <= 40; line++)
+        {
+            many.add(ConfigDiagnostic.error("u.conf", line, "k\u0000\u001b[31m", "bad", "bad"));
+        }
+        final String message = new ConfigException(many).getMessage();
+        assertEquals(ConfigException.MAX_LISTED + 1, message.lines().count(), message);
+        assertTrue(message.endsWith("\n... and 35 more errors"), message);
+        assertTrue(message.startsWith("u.conf:1: key 'k\\x00\\x1b[31m': bad\n"), "control characters escaped: "
+            + message);
+    }
+
+    @Test
     void shouldReportMissingUserConf()
     {
         final Path missing = dir.resolve("missing.conf");

@@ -2,6 +2,7 @@ package org.jloadgen.results;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Arrays;
@@ -251,6 +252,30 @@ class PerformanceSummaryTest
         final PerformanceSummary s = summary(settings, fewSamples);
         assertFalse(s.minQueriesMet(), "2 queries but only 2 of 16 samples");
         assertTrue(s.invalidReason().endsWith("The test exited early, before enough queries were issued."));
+    }
+
+    @Test
+    void shouldBeInvalidWhenSamplesNeverCompletedThoughLoadGensFourChecksPass()
+    {
+        final EffectiveSettings settings = GoldenRuns.effective(new TestSettings().scenario(TestScenario.OFFLINE)
+            .minDurationMs(1000).offlineExpectedQps(1).minQueryCount(1));
+        final PerformanceResult r = result(new long[] {2_000_000_000L, 2_000_000_000L}, 1, 2.0);
+        assertTrue(summary(settings, r).valid(), "every sample completed");
+
+        final PerformanceSummary missing = new PerformanceSummary("TestSUT", settings, r, new SeriesEnd(5, 3, null));
+        assertTrue(missing.minDurationMet() && missing.minQueriesMet() && missing.perfConstraintsMet()
+            && missing.earlyStoppingMet());
+        assertFalse(missing.valid());
+        assertTrue(missing.recommendationsApply());
+        assertEquals("3 of 5 issued samples never completed.", missing.invalidReason());
+
+        final PerformanceSummary aborted = new PerformanceSummary("TestSUT", settings, result(new long[] {5}, 1, 0.5),
+            new SeriesEnd(2, 1, "interrupted"));
+        assertFalse(aborted.minDurationMet());
+        assertFalse(aborted.recommendationsApply(), "LoadGen's advice assumes a run that went to its end");
+        assertEquals("The run was aborted: interrupted. Its results cover only the part before the abort; run it again "
+            + "to the end. 1 of 2 issued samples never completed.", aborted.invalidReason());
+        assertThrows(IllegalArgumentException.class, () -> new SeriesEnd(2, 3, null));
     }
 
     private static double[] rates(final PerformanceSummary s)

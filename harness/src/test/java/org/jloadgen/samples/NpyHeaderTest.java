@@ -183,6 +183,17 @@ class NpyHeaderTest
     }
 
     @Test
+    void shouldEscapeControlBytesOfACorruptHeaderInTheMessage() throws IOException
+    {
+        final String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,)\0\0\u001b[2J\0}";
+        final Path file = TestFiles.npy(tempDir.resolve("nul.npy"), 1, dict, new byte[8]);
+
+        final SampleFormatException ex = assertThrows(SampleFormatException.class, () -> read(file));
+        assertFalse(ex.getMessage().chars().anyMatch(Character::isISOControl), ex.getMessage());
+        assertTrue(ex.getMessage().contains("'shape': (2,)\\x00\\x00\\x1b[2J\\x00}"), ex.getMessage());
+    }
+
+    @Test
     void shouldCountHeaderOffsetsInBytesForUtf8Headers() throws IOException
     {
         final String dict = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), 'ünïcode': 1}";

@@ -58,6 +58,41 @@ class DynamicBatcherTest
         };
     }
 
+    /** {@code query}, running {@code action} when sample {@code at}'s response id is read (copied). */
+    private static QuerySamples whenCopied(final QuerySamples query, final int at, final Runnable action)
+    {
+        return new QuerySamples()
+        {
+            @Override
+            public int size()
+            {
+                return query.size();
+            }
+
+            @Override
+            public long responseId(final int i)
+            {
+                if (i == at)
+                {
+                    action.run();
+                }
+                return query.responseId(i);
+            }
+
+            @Override
+            public long sampleIndex(final int i)
+            {
+                return query.sampleIndex(i);
+            }
+
+            @Override
+            public int loadedPosition(final int i)
+            {
+                return query.loadedPosition(i);
+            }
+        };
+    }
+
     private static DynamicBatcher batcher(final int maxBatch, final long timeoutUs, final int capacity)
     {
         return new DynamicBatcher(new BatcherSettings(maxBatch, timeoutUs, 1, capacity, CompletionWaitStrategy.SPIN,
@@ -170,6 +205,59 @@ class DynamicBatcherTest
     }
 
     @Test
+    void shouldDropWhatIsQueuedAndServeWhatComesAfter()
+    {
+        final DynamicBatcher b = batcher(4, 0, 64);
+        final SampleBatch batch = new SampleBatch(4);
+        b.offer(query(1, 10), new NoOpIdleStrategy());
+        assertEquals(4, b.nextBatch(batch, new NoOpIdleStrategy()));
+
+        b.dropQueued();
+        assertEquals(0, b.nextBatch(batch, new NoOpIdleStrategy()), "the six queued samples are gone");
+        assertEquals(6, b.droppedSamples());
+        assertEquals(0, b.queued());
+
+        assertTrue(b.offer(query(11, 2), new NoOpIdleStrategy()));
+        assertEquals(2, b.nextBatch(batch, new NoOpIdleStrategy()));
+        assertArrayEquals(new long[] {11, 12}, ids(batch), "a query after the drop is served");
+    }
+
+    @Test
+    void shouldReturnFromAnOfferWaitingForRoomWhenTheQueueIsDropped() throws InterruptedException
+    {
+        // A query four times the ring with no worker: the producer waits for room until the drop releases it.
+        final DynamicBatcher b = batcher(4, 0, 1024);
+        final AtomicBoolean offered = new AtomicBoolean(true);
+        final Thread producer = Thread.ofPlatform().start(() -> offered.set(b.offer(query(1, 4096),
+            new YieldingIdleStrategy())));
+        while (b.queued() < 1024)
+        {
+            Thread.onSpinWait();
+        }
+        Thread.sleep(50);
+        assertTrue(producer.isAlive(), "the producer waits for room");
+        b.dropQueued();
+        producer.join(LIMIT.toMillis());
+        assertFalse(producer.isAlive(), "the drop released the producer");
+        assertFalse(offered.get(), "the rest of the query was dropped");
+        final SampleBatch batch = new SampleBatch(4);
+        assertEquals(0, b.nextBatch(batch, new NoOpIdleStrategy()));
+        assertEquals(1024, b.droppedSamples());
+    }
+
+    @Test
+    void shouldStopCopyingALargeQueryAtTheNextChunkAfterADrop()
+    {
+        final DynamicBatcher b = batcher(256, 0, 1 << 14);
+        final int size = 4 * DynamicBatcher.PUBLISH_CHUNK;
+        final QuerySamples dropping = whenCopied(query(1, size), DynamicBatcher.PUBLISH_CHUNK + 10, b::dropQueued);
+        assertFalse(b.offer(dropping, new NoOpIdleStrategy()));
+        assertEquals(0, b.nextBatch(new SampleBatch(256), new NoOpIdleStrategy()));
+        assertEquals(2L * DynamicBatcher.PUBLISH_CHUNK, b.droppedSamples(),
+            "copied up to the end of the chunk the drop came in, no further");
+    }
+
+    @Test
     void shouldReportABatchAsContiguousOnlyWhenPositionsFollowEachOther()
     {
         final SampleBatch batch = new SampleBatch(4);
@@ -186,37 +274,8 @@ class DynamicBatcherTest
         final DynamicBatcher b = batcher(256, 0, 1 << 14);
         final int size = 3 * DynamicBatcher.PUBLISH_CHUNK;
         final long[] queuedWhenCopying = new long[1];
-        final QuerySamples whole = query(1, size);
-        final QuerySamples watched = new QuerySamples()
-        {
-            @Override
-            public int size()
-            {
-                return size;
-            }
-
-            @Override
-            public long responseId(final int i)
-            {
-                if (i == 2 * DynamicBatcher.PUBLISH_CHUNK + 5)
-                {
-                    queuedWhenCopying[0] = b.queued();
-                }
-                return whole.responseId(i);
-            }
-
-            @Override
-            public long sampleIndex(final int i)
-            {
-                return whole.sampleIndex(i);
-            }
-
-            @Override
-            public int loadedPosition(final int i)
-            {
-                return whole.loadedPosition(i);
-            }
-        };
+        final QuerySamples watched = whenCopied(query(1, size), 2 * DynamicBatcher.PUBLISH_CHUNK + 5,
+            () -> queuedWhenCopying[0] = b.queued());
         b.offer(watched, new NoOpIdleStrategy());
 
         assertEquals(2L * DynamicBatcher.PUBLISH_CHUNK, queuedWhenCopying[0]);

@@ -38,7 +38,8 @@ import picocli.CommandLine.Spec;
         "Every run keeps its logs in its own folder under --out; peak.md there sums up the search (rewritten "
             + "after every run) with a latency-vs-QPS chart. Ctrl-C stops the search and keeps what it found.",
         "Exit codes: 0 a peak was found, 3 none (no target passed, or the search was stopped or cut short), "
-            + "2 bad usage or a target that cannot be judged, 1 unexpected failure."})
+            + "2 bad usage or a target that cannot be judged, 1 unexpected failure."},
+    defaultValueProvider = SutSelection.DefaultSut.class)
 public final class PeakCommand implements Callable<Integer>
 {
     /** LoadGen's default {@code server_target_qps}: a config that leaves it there has not chosen a target. */

@@ -42,7 +42,13 @@ public final class ReportCommand implements Callable<Integer>
         final List<RunData> runs = new ArrayList<>();
         for (final Path dir : runDirs)
         {
-            runs.add(RunData.read(dir));
+            final RunData run = RunData.read(dir);
+            if (run.incomplete())
+            {
+                spec.commandLine().getOut().println("jloadgen report: " + dir + ": incomplete run (it was killed or "
+                    + "crashed before writing its summary); the report shows its detail log up to then");
+            }
+            runs.add(run);
         }
         final Path target = out != null ? out : runDirs.size() == 1 ? runDirs.get(0).resolve("report")
             : Path.of("report");

@@ -32,11 +32,16 @@ import org.jloadgen.sut.SutStatistics;
  * @param pauses    the flight recording's pauses, or {@code null}.
  * @param sutStats  the SUT statistics, or {@code null}.
  * @param notes     what the files do not allow, one sentence each.
+ * @param incomplete whether the run did not finish: it was killed or crashed and left its detail log under the
+ *                  temporary name ({@code .partial}) with no summary; the detail is what it logged up to then.
  */
 record RunData(String name, Path dir, List<Path> files, String summary, DetailLogValues detail,
     HistogramSeries latency, HistogramSeries lateness, JvmPauses pauses, SutStatistics.Snapshot sutStats,
-    List<String> notes)
+    List<String> notes, boolean incomplete)
 {
+    /** The verdict of a run that did not finish. */
+    static final String INCOMPLETE = "INCOMPLETE";
+
     /**
      * Reads a run folder.
      *
@@ -61,22 +66,38 @@ record RunData(String name, Path dir, List<Path> files, String summary, DetailLo
         final Path traceFile = newest(dir, "trace", ".json").orElse(null);
         final Path statsFile = Files.isRegularFile(dir.resolve(SutStatistics.FILE_NAME))
             ? dir.resolve(SutStatistics.FILE_NAME) : null;
-        if (Stream.of(summaryFile, detailFile, latencyFile, latenessFile, jfrFile, traceFile, statsFile)
-            .allMatch(p -> p == null))
+        if (Stream.of(summaryFile, detailFile, latencyFile, latenessFile, jfrFile, traceFile, statsFile,
+            newest(dir, "detail", ".txt.partial").orElse(null)).allMatch(p -> p == null))
         {
             throw new IllegalArgumentException(dir + " holds no run files (looked for *summary*.txt, *detail*.txt, "
                 + "*latency*.hlog, *issue_lateness*.hlog, *.jfr, *trace*.json, " + SutStatistics.FILE_NAME + ")");
         }
 
-        final String summary = summaryFile == null ? null : readText(summaryFile);
-        if (summaryFile != null)
+        // A detail log still under its temporary name, newer than any summary: the run died before it finished.
+        final Path partialFile = newest(dir, "detail", ".txt.partial").orElse(null);
+        final boolean incomplete = partialFile != null
+            && (summaryFile == null || modified(partialFile).compareTo(modified(summaryFile)) > 0);
+        final String summary = summaryFile == null || incomplete ? null : readText(summaryFile);
+        if (summary != null)
         {
             files.add(summaryFile);
         }
-        final DetailLogValues detail = detailFile == null ? null : DetailLogValues.read(detailFile);
-        if (detailFile != null)
+        final DetailLogValues detail;
+        if (incomplete)
         {
-            files.add(detailFile);
+            notes.add("Incomplete run: " + partialFile.getFileName() + " is the detail log of a run that did not "
+                + "finish (it was killed or crashed before writing its summary); the page shows what it logged up to "
+                + "then.");
+            detail = DetailLogValues.parse(completeLines(readText(partialFile)), partialFile.toString());
+            files.add(partialFile);
+        }
+        else
+        {
+            detail = detailFile == null ? null : DetailLogValues.read(detailFile);
+            if (detailFile != null)
+            {
+                files.add(detailFile);
+            }
         }
         if (summary == null && detail == null)
         {
@@ -149,7 +170,17 @@ record RunData(String name, Path dir, List<Path> files, String summary, DetailLo
         }
         final Path fileName = dir.toAbsolutePath().normalize().getFileName();
         return new RunData(fileName == null ? dir.toString() : fileName.toString(), dir, List.copyOf(files),
-            summary, detail, latency, lateness, pauses, stats, List.copyOf(notes));
+            summary, detail, latency, lateness, pauses, stats, List.copyOf(notes), incomplete);
+    }
+
+    /**
+     * @param text a log written up to the moment its process died.
+     * @return its lines, without a last line the process did not finish writing.
+     */
+    private static List<String> completeLines(final String text)
+    {
+        final int end = text.lastIndexOf('\n');
+        return end < 0 ? List.of() : List.of(text.substring(0, end).split("\n", -1));
     }
 
     /**
@@ -182,11 +213,15 @@ record RunData(String name, Path dir, List<Path> files, String summary, DetailLo
     }
 
     /**
-     * @return the validity verdict: {@code result_validity} of the detail log, else the summary's
-     *         {@code Result is :} line, else empty.
+     * @return the validity verdict: {@value #INCOMPLETE} for a run that did not finish, else {@code result_validity}
+     *         of the detail log, else the summary's {@code Result is :} line, else empty.
      */
     Optional<String> validity()
     {
+        if (incomplete)
+        {
+            return Optional.of(INCOMPLETE);
+        }
         final Optional<String> fromDetail = text("result_validity");
         if (fromDetail.isPresent())
         {

@@ -175,7 +175,7 @@ class PeakCommandTest
         assertUsage(peak(List.of("--scenario", "Server", "--sut", "null", "--set", "server_target_latency_ns=0")),
             "the settings give no latency bound (server_target_latency_ns = 0)");
         assertUsage(peak(base, "--duration-ms", "0"), "--duration-ms must be positive");
-        assertUsage(peak(base, "--warmup-ms", "-5"), "--warmup-ms must not be negative");
+        assertUsage(peak(base, "--warmup-ms", "-5"), "--warmup-ms must be at least 0, got -5");
         assertUsage(peak(base, "--duration-ms", "5000", "--set", "max_duration_ms=1000"),
             "max_duration_ms 1000 is below min_duration_ms 5000: no run could be VALID");
     }

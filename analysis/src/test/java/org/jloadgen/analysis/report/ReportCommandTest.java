@@ -48,6 +48,29 @@ class ReportCommandTest
         assertSelfContained(html);
     }
 
+    @Test
+    void shouldSayARunThatDiedIsIncomplete() throws IOException
+    {
+        // What a killed run leaves: the detail log under its temporary name, its last record cut, no summary.
+        final Path run = Files.createDirectories(dir.resolve("killed"));
+        final List<String> lines = Files.readAllLines(SharedData.data("example-logs/Server/mlperf_log_detail.txt"));
+        final String head = String.join("\n", lines.subList(0, 50)) + "\n" + lines.get(50).substring(0, 30);
+        Files.writeString(run.resolve("mlperf_log_detail.txt.partial"), head);
+
+        final String[] result = ReportRuns.report(run.toString(), "--out", dir.resolve("out").toString());
+        assertEquals("0", result[0], result[2]);
+        assertTrue(result[1].contains("jloadgen report: " + run + ": incomplete run (it was killed or crashed before "
+            + "writing its summary)"), result[1]);
+        final RunData data = RunData.read(run);
+        assertTrue(data.incomplete());
+        assertEquals(RunData.INCOMPLETE, data.validity().orElseThrow());
+        assertTrue(data.detail().has("effective_scenario"), "the records up to the cut line");
+        final String html = Files.readString(dir.resolve("out/report.html"));
+        assertTrue(html.contains("\">" + RunData.INCOMPLETE + "</span>"), "the verdict says so");
+        assertTrue(html.contains("Incomplete run: mlperf_log_detail.txt.partial is the detail log of a run that did "
+            + "not finish"), "and the notes why");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {"Server", "Offline", "SingleStream", "MultiStream", "Accuracy-SingleStream"})
     void shouldReportFoldersWithOnlyTheOfficialLoadGensFiles(final String folder) throws IOException

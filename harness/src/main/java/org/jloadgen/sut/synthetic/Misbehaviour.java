@@ -21,6 +21,9 @@ public enum Misbehaviour
     /** A worker's inference fails: the SUT reports it through {@code ResponseSink.fail}. */
     FAIL;
 
+    /** The names {@link #parse} accepts, for messages. */
+    public static final String CHOICES = "none, never, twice, unknown, throw, throw-flush or fail";
+
     /**
      * @param text a name such as {@code never} or {@code throw-flush}.
      * @return the misbehaviour.
@@ -34,7 +37,6 @@ public enum Misbehaviour
                 return m;
             }
         }
-        throw new IllegalArgumentException("unknown misbehaviour '" + text
-            + "' (expected none, never, twice, unknown, throw, throw-flush or fail)");
+        throw new IllegalArgumentException("unknown misbehaviour '" + text + "' (expected " + CHOICES + ")");
     }
 }

@@ -1,7 +1,5 @@
 package org.jloadgen.sut.synthetic;
 
-import java.util.Locale;
-
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.sut.BatcherSettings;
 import org.jloadgen.sut.BatchingSut;
@@ -34,22 +32,5 @@ public final class NullWorkerSut
     {
         return new BatchingSut(SUT_NAME, new BatcherSettings(1, 0, 1, QUEUE_CAPACITY, idle, new int[0]),
             worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null);
-    }
-
-    /**
-     * @param text {@code spin}, {@code yield}, {@code backoff} or {@code sleep}.
-     * @return the strategy.
-     * @throws IllegalArgumentException naming the value and the choices.
-     */
-    public static CompletionWaitStrategy parseWait(final String text)
-    {
-        try
-        {
-            return CompletionWaitStrategy.valueOf(text.trim().toUpperCase(Locale.ROOT));
-        }
-        catch (final IllegalArgumentException ex)
-        {
-            throw new IllegalArgumentException("wait must be spin, yield, backoff or sleep: '" + text + "'", ex);
-        }
     }
 }

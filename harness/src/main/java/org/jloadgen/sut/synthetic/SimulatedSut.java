@@ -5,13 +5,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
 import java.util.Map;
-import java.util.TreeMap;
+import java.util.Set;
 
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.random.Mt19937;
+import org.jloadgen.sut.SutOptions;
 
 /**
  * The synthetic SUT in simulated time ({@code --sut synthetic --sut-opt time=simulated}): a queueing model
@@ -30,6 +31,9 @@ import org.jloadgen.random.Mt19937;
 public final class SimulatedSut implements SystemUnderTest, SimulatedClock.Events, AutoCloseable
 {
     private static final long IDLE = Long.MAX_VALUE;
+
+    /** The clock step when {@code tick} is not given. */
+    private static final long DEFAULT_TICK_NS = 1_000;
 
     private final String name;
     private final ServiceTime service;
@@ -55,18 +59,18 @@ public final class SimulatedSut implements SystemUnderTest, SimulatedClock.Event
      */
     public SimulatedSut(final Map<String, String> options)
     {
-        final Map<String, String> o = new TreeMap<>(options);
-        this.name = take(o, "name", "SimulatedSyntheticSUT");
-        this.service = ServiceTime.parse(take(o, "service", "fixed:0"));
-        this.perSampleNs = ServiceTime.parseNs(take(o, "per-sample", "0"));
-        this.maxBatch = positive("batch", take(o, "batch", "1"));
-        final int workers = positive("workers", take(o, "workers", "1"));
-        final long seed = parseLong("seed", take(o, "seed", "1"));
-        final long tickNs = ServiceTime.parseNs(take(o, "tick", "1us"));
-        if (!o.isEmpty())
+        final SutOptions o = SutOptions.parse(SyntheticSut.SUT_NAME + " (time=simulated)", options,
+            Set.of("service", "per-sample", "batch", "workers", "seed", "tick", "name"), Set.of());
+        this.name = o.string("name", "SimulatedSyntheticSUT");
+        this.service = SyntheticSut.serviceTime(o);
+        this.perSampleNs = SyntheticSut.timeNs(o, "per-sample");
+        this.maxBatch = SyntheticSut.positiveInt(o, "batch");
+        final int workers = SyntheticSut.positiveInt(o, "workers");
+        final long seed = o.longValue("seed", 1);
+        final long tickNs = o.has("tick") ? SyntheticSut.timeNs(o, "tick") : DEFAULT_TICK_NS;
+        if (tickNs <= 0)
         {
-            throw new IllegalArgumentException("synthetic SUT option(s) " + o.keySet() + " do not apply in "
-                + "simulated time (time=simulated knows: service, per-sample, batch, workers, seed, tick, name)");
+            throw o.invalid("tick", "a time of more than 0 such as 1us", null);
         }
         this.clock = new SimulatedClock(tickNs);
         clock.drive(this);
@@ -83,35 +87,6 @@ public final class SimulatedSut implements SystemUnderTest, SimulatedClock.Event
             responses[w] = new QuerySampleResponses(maxBatch, arena);
             payloads[w] = arena.allocate(4L * maxBatch, 8);
         }
-    }
-
-    private static String take(final Map<String, String> options, final String key, final String fallback)
-    {
-        final String v = options.remove(key);
-        return v == null ? fallback : v;
-    }
-
-    private static long parseLong(final String key, final String value)
-    {
-        try
-        {
-            return Long.parseLong(value.trim());
-        }
-        catch (final NumberFormatException ex)
-        {
-            throw new IllegalArgumentException("synthetic SUT option " + key + "=" + value + " is not an integer", ex);
-        }
-    }
-
-    private static int positive(final String key, final String value)
-    {
-        final long v = parseLong(key, value);
-        if (v < 1 || v > 1 << 20)
-        {
-            throw new IllegalArgumentException("synthetic SUT option " + key + "=" + value
-                + " must be between 1 and " + (1 << 20));
-        }
-        return (int)v;
     }
 
     /**

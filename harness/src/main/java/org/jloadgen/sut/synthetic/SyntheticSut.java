@@ -5,21 +5,23 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Map;
 import java.util.Optional;
-import java.util.TreeMap;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntConsumer;
 
+import org.jloadgen.api.AbortableSut;
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.random.Mt19937;
 import org.jloadgen.sut.BatchProcessor;
 import org.jloadgen.sut.BatcherSettings;
 import org.jloadgen.sut.BatchingSut;
-import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.SampleBatch;
+import org.jloadgen.sut.SutOptions;
+import org.jloadgen.sut.SutStatistics;
 
 /**
  * A simulated SUT with known timing: each batch takes a service time drawn from a {@link ServiceTime}
@@ -30,13 +32,23 @@ import org.jloadgen.sut.SampleBatch;
  * <p>
  * Options (all optional), as {@code --sut-opt key=value}: {@code service} (e.g. {@code exponential:200us}),
  * {@code per-sample} (extra time per sample in a batch), {@code batch}, {@code timeout-us}, {@code workers},
- * {@code inline}, {@code wait} ({@code spin}, {@code sleep} or {@code auto}), {@code tokens},
- * {@code first-token} (time to the first token), {@code seed}, {@code misbehave},
- * {@code misbehave-after} (queries issued before misbehaving), {@code name}. With {@code time=simulated} the
- * provider builds a {@link SimulatedSut} instead: the same service model as a queue on a simulated clock.
+ * {@code queue} (samples the batcher queues, a power of two), {@code inline}, {@code wait} ({@code spin},
+ * {@code sleep} or {@code auto}), {@code tokens}, {@code first-token} (time to the first token), {@code seed},
+ * {@code misbehave},
+ * {@code misbehave-after} (queries issued before misbehaving), {@code name}. A bad value is an error naming the
+ * option, the value and what it must be. With {@code time=simulated} the provider builds a {@link SimulatedSut}
+ * instead: the same service model as a queue on a simulated clock.
+ * <p>
+ * When the engine abandons a test it drops the queued samples ({@link AbortableSut}): the worker pool's queue, or
+ * the rest of a query served inline.
  */
-public final class SyntheticSut implements SystemUnderTest, AutoCloseable
+public final class SyntheticSut implements AbortableSut, AutoCloseable
 {
+    /** The name given to {@code --sut}. */
+    public static final String SUT_NAME = "synthetic";
+    /** Every option the SUT takes. */
+    public static final Set<String> KNOWN_OPTIONS = Set.of("service", "per-sample", "batch", "timeout-us", "workers",
+        "queue", "inline", "wait", "tokens", "first-token", "seed", "misbehave", "misbehave-after", "name");
     /** Service times at or below this are spun, above it slept, when {@code wait=auto}. */
     private static final long AUTO_SPIN_LIMIT_NS = 200_000;
 
@@ -55,38 +67,46 @@ public final class SyntheticSut implements SystemUnderTest, AutoCloseable
     private final Arena arena = Arena.ofShared();
     private final MemorySegment inlinePayload;
     private final QuerySampleResponses inlineResponses;
+    private final AtomicLong dropRequests = new AtomicLong();
     private long queries;
     private volatile boolean misbehaving;
 
     /**
      * @param options    the options above; unknown keys are rejected.
      * @param cpuPinning pins a worker thread to a CPU, or {@code null}.
+     * @throws IllegalArgumentException naming the option, its value and what it must be.
      */
     public SyntheticSut(final Map<String, String> options, final IntConsumer cpuPinning)
     {
-        final Map<String, String> o = new TreeMap<>(options);
-        this.name = take(o, "name", "SyntheticSUT");
-        this.service = ServiceTime.parse(take(o, "service", "fixed:0"));
-        this.perSampleNs = ServiceTime.parseNs(take(o, "per-sample", "0"));
-        this.inline = Boolean.parseBoolean(take(o, "inline", "false"));
-        this.waitMode = take(o, "wait", "auto");
-        this.tokens = Long.parseLong(take(o, "tokens", "0"));
-        this.firstTokenNs = ServiceTime.parseNs(take(o, "first-token", "0"));
-        this.misbehaviour = Misbehaviour.parse(take(o, "misbehave", "none"));
-        this.misbehaveAfter = Long.parseLong(take(o, "misbehave-after", "0"));
-        this.maxBatch = Integer.parseInt(take(o, "batch", "1"));
-        final long timeoutUs = Long.parseLong(take(o, "timeout-us", "0"));
-        final int workers = Integer.parseInt(take(o, "workers", "1"));
-        final long seed = Long.parseLong(take(o, "seed", "1"));
-        if (!o.isEmpty())
+        final SutOptions o = SutOptions.parse(SUT_NAME, options, KNOWN_OPTIONS, Set.of());
+        this.name = o.string("name", "SyntheticSUT");
+        this.service = serviceTime(o);
+        this.perSampleNs = timeNs(o, "per-sample");
+        this.inline = o.bool("inline", false);
+        this.waitMode = o.string("wait", "auto").strip();
+        this.tokens = atLeast(o, "tokens", 0, 0);
+        this.firstTokenNs = timeNs(o, "first-token");
+        try
         {
-            throw new IllegalArgumentException("unknown synthetic SUT option(s) " + o.keySet()
-                + " (known: service, per-sample, batch, timeout-us, workers, inline, wait, tokens, first-token,"
-                + " seed, misbehave, misbehave-after, name)");
+            this.misbehaviour = Misbehaviour.parse(o.string("misbehave", "none"));
         }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid("misbehave", Misbehaviour.CHOICES, ex);
+        }
+        this.misbehaveAfter = atLeast(o, "misbehave-after", 0, 0);
+        this.maxBatch = positiveInt(o, "batch");
+        final long timeoutUs = atLeast(o, "timeout-us", 0, 0);
+        final int workers = positiveInt(o, "workers");
+        final int queue = o.intValue("queue", BatcherSettings.QUEUE_CAPACITY_DEFAULT);
+        if (queue < maxBatch || Integer.bitCount(queue) != 1)
+        {
+            throw o.invalid("queue", "a power of two of at least the batch size (" + maxBatch + ")", null);
+        }
+        final long seed = o.longValue("seed", 1);
         if (!waitMode.equals("spin") && !waitMode.equals("sleep") && !waitMode.equals("auto"))
         {
-            throw new IllegalArgumentException("wait must be spin, sleep or auto: " + waitMode);
+            throw o.invalid("wait", "spin, sleep or auto", null);
         }
         this.inlineRng = new Mt19937(seed);
         this.inlinePayload = arena.allocate(4L * Math.max(1, maxBatch), 8);
@@ -97,16 +117,67 @@ public final class SyntheticSut implements SystemUnderTest, AutoCloseable
         }
         else
         {
-            this.pool = new BatchingSut(name, new BatcherSettings(maxBatch, timeoutUs, workers,
-                BatcherSettings.QUEUE_CAPACITY_DEFAULT, CompletionWaitStrategy.BACKOFF, new int[0]),
+            this.pool = new BatchingSut(name, new BatcherSettings(maxBatch, timeoutUs, workers, queue,
+                CompletionWaitStrategy.BACKOFF, new int[0]),
                 worker -> new Processor(seed + worker), cpuPinning);
         }
     }
 
-    private static String take(final Map<String, String> options, final String key, final String fallback)
+    /**
+     * @return the {@code service} option as a distribution of service times.
+     */
+    static ServiceTime serviceTime(final SutOptions o)
     {
-        final String v = options.remove(key);
-        return v == null ? fallback : v;
+        try
+        {
+            return ServiceTime.parse(o.string("service", "fixed:0"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid("service", "a service time such as fixed:100us, uniform:50us:200us or exponential:250us",
+                ex);
+        }
+    }
+
+    /**
+     * @return the option as a time in ns, 0 when not given.
+     */
+    static long timeNs(final SutOptions o, final String key)
+    {
+        try
+        {
+            return ServiceTime.parseNs(o.string(key, "0"));
+        }
+        catch (final IllegalArgumentException ex)
+        {
+            throw o.invalid(key, "a time such as 200us, 1.5ms or 0 (units ns, us, ms, s)", ex);
+        }
+    }
+
+    /**
+     * @return the option as an int of at least 1, 1 when not given.
+     */
+    static int positiveInt(final SutOptions o, final String key)
+    {
+        final int value = o.intValue(key, 1);
+        if (value < 1)
+        {
+            throw o.invalid(key, "a whole number of at least 1", null);
+        }
+        return value;
+    }
+
+    /**
+     * @return the option as an integer of at least {@code min}.
+     */
+    private static long atLeast(final SutOptions o, final String key, final long fallback, final long min)
+    {
+        final long value = o.longValue(key, fallback);
+        if (value < min)
+        {
+            throw o.invalid(key, "a whole number of at least " + min, null);
+        }
+        return value;
     }
 
     @Override
@@ -132,7 +203,8 @@ public final class SyntheticSut implements SystemUnderTest, AutoCloseable
             return;
         }
         final int n = samples.size();
-        for (int first = 0; first < n; first += inlineResponses.capacity())
+        final long drops = dropRequests.get();
+        for (int first = 0; first < n && dropRequests.get() == drops; first += inlineResponses.capacity())
         {
             final int count = Math.min(inlineResponses.capacity(), n - first);
             for (int i = 0; i < count; i++)
@@ -142,6 +214,27 @@ public final class SyntheticSut implements SystemUnderTest, AutoCloseable
             }
             serve(service.drawNs(inlineRng) + perSampleNs * count, inlineResponses, count, sink);
         }
+    }
+
+    /**
+     * Drops the worker pool's queue, or the rest of the query being served inline.
+     */
+    @Override
+    public void dropQueuedSamples()
+    {
+        dropRequests.incrementAndGet();
+        if (pool != null)
+        {
+            pool.dropQueuedSamples();
+        }
+    }
+
+    /**
+     * @return samples the worker pool dropped when the engine abandoned a test (0 when serving inline).
+     */
+    public long droppedSamples()
+    {
+        return pool == null ? 0 : pool.droppedSamples();
     }
 
     @Override

@@ -9,7 +9,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 
-import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.spi.BuiltinSutProviders;
@@ -84,8 +83,8 @@ class NullWorkerSutTest
             () -> provider.create(new SutContext(TestScenario.SERVER, Map.of("workers", "2"), 64, 64)));
         assertTrue(unknown.getMessage().contains("workers"), unknown.getMessage());
         final IllegalArgumentException wait = assertThrows(IllegalArgumentException.class,
-            () -> NullWorkerSut.parseWait("forever"));
-        assertTrue(wait.getMessage().contains("'forever'"), wait.getMessage());
-        assertEquals(CompletionWaitStrategy.SPIN, NullWorkerSut.parseWait(" Spin "));
+            () -> provider.create(new SutContext(TestScenario.SERVER, Map.of("wait", "forever"), 64, 64)));
+        assertEquals("wait must be spin, yield, backoff or sleep, got 'forever' (--sut-opt)", wait.getMessage());
+        provider.create(new SutContext(TestScenario.SERVER, Map.of("wait", " Spin "), 64, 64)).close();
     }
 }

@@ -1,11 +1,17 @@
 package org.jloadgen.sut.cpu;
 
 import java.io.IOException;
+import java.io.OutputStream;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
 import java.util.stream.LongStream;
+import java.util.stream.Stream;
 
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
@@ -13,6 +19,7 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.InterruptGuard;
 import org.jloadgen.cli.RunCommand;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
@@ -24,14 +31,15 @@ import org.jloadgen.spi.DefaultJob;
  * Offline run over the 10,000 test images (scored top-1 against the labels) and a PerformanceOnly Offline run, with
  * the logs in {@code out/default/accuracy} and {@code out/default/performance}.
  * <p>
- * The Offline query must keep the SUT busy for at least {@code min_duration} (10 s) to be VALID, so its size comes
- * from a calibration: a bare ONNX Runtime loop ({@link BareLoop}) with the SUT's batch size and worker count runs
- * {@value #CALIBRATION_WINDOWS} windows of {@value #CALIBRATION_WINDOW_MS} ms, and {@code offline_expected_qps} is
- * {@value #EXPECTED_QPS_FACTOR} times the fastest window. Taking the fastest window matters on a shared machine,
- * whose neighbours can halve the rate from one second to the next: the run must not outpace the calibration (it
- * once ran 1.56 times faster than the fastest window). The run then lasts about 1.1 x {@value #EXPECTED_QPS_FACTOR}
- * x 10 s = 22 s at the calibrated rate, VALID unless it runs over 2.2 times faster than the fastest window, and
- * under two minutes unless over 5 times slower.
+ * The Offline query must keep the SUT busy for at least {@code min_duration} (10 s) to be VALID, and should not keep
+ * it much longer, so its size comes from a calibration in two steps: a bare ONNX Runtime loop ({@link BareLoop})
+ * with the SUT's batch size and worker count runs {@value #CALIBRATION_WINDOWS} windows of
+ * {@value #CALIBRATION_WINDOW_MS} ms, whose fastest window sizes a {@value #PROBE_MS} ms Offline run through the
+ * engine and the SUT's batcher (logs in a temporary folder); {@code offline_expected_qps} is
+ * {@value #EXPECTED_QPS_FACTOR} times that run's rate. The bare loop alone misjudged the SUT (it once ran 1.56 times
+ * faster than the fastest window, so the query was sized for twice the rate and the pass took 19 s for 10); the probe
+ * runs the very path the performance run takes. The run then lasts about 1.1 x {@value #EXPECTED_QPS_FACTOR} x 10 s
+ * = 12 s at the probed rate, VALID unless it runs over 1.21 times faster than the probe.
  */
 public final class CpuDefaultJob implements DefaultJob
 {
@@ -43,8 +51,13 @@ public final class CpuDefaultJob implements DefaultJob
     public static final String MIN_DURATION_MS_PROP_NAME = "jloadgen.default.minDurationMs";
     /** {@code min_duration} of the performance run. */
     public static final long MIN_DURATION_MS_DEFAULT = 10_000;
-    /** {@code offline_expected_qps} over the calibrated throughput. */
-    public static final double EXPECTED_QPS_FACTOR = 2.0;
+    /**
+     * {@code offline_expected_qps} over the throughput of the calibration run: with LoadGen's own 1.1 the query keeps
+     * the SUT busy 1.21 x min_duration at that rate, VALID unless the run goes over 1.21 times faster.
+     */
+    public static final double EXPECTED_QPS_FACTOR = 1.1;
+    /** {@code min_duration} of the calibration run through the engine. */
+    public static final long PROBE_MS = 2_000;
     /** Calibration warm-up. */
     public static final long CALIBRATION_WARMUP_MS = 500;
     /** One calibration window. */
@@ -66,6 +79,12 @@ public final class CpuDefaultJob implements DefaultJob
     public int priority()
     {
         return 100;
+    }
+
+    @Override
+    public String sutName()
+    {
+        return CpuSutProvider.NAME;
     }
 
     @Override
@@ -119,7 +138,8 @@ public final class CpuDefaultJob implements DefaultJob
     {
         final ModelDescriptor model = FashionMnist.prepare(cacheDir);
         final InferenceSettings inference = InferenceSettings.defaults(TestScenario.OFFLINE);
-        try (CpuSut sut = CpuSut.open(model, inference))
+        // One guard for the whole job: Ctrl-C aborts the test that runs and ends the job after what it printed.
+        try (InterruptGuard guard = InterruptGuard.install(); CpuSut sut = CpuSut.open(model, inference))
         {
             out.println(sut.describe());
             final Path accuracyDir = outDir.resolve("accuracy");
@@ -129,22 +149,33 @@ public final class CpuDefaultJob implements DefaultJob
             out.println("[1/2] AccuracyOnly, Offline: all " + sut.library().totalSampleCount()
                 + " test images, logs in " + accuracyDir);
             final TestResult accuracy = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
-                .mode(TestMode.ACCURACY_ONLY), accuracyDir, "[1/2] accuracy", false, out, err);
+                .mode(TestMode.ACCURACY_ONLY), accuracyDir, "[1/2] accuracy", false, guard, out, err);
+            if (accuracy.aborted())
+            {
+                // Interrupted (or the SUT failed): the job ends here, its logs saying why.
+                return EXIT_INVALID;
+            }
             final String score = sut.accuracy(accuracy.accuracyFile()).describe();
             out.println("Accuracy: " + score + " (model.json: 89.19%, " + FashionMnist.KNOWN_CORRECT + " of "
                 + FashionMnist.SAMPLE_COUNT + ")");
 
-            final double measured = calibrate(sut);
-            final double expectedQps = Math.floor(measured * EXPECTED_QPS_FACTOR);
+            final double bare = calibrate(sut);
+            final double probed = probe(sut, bare, guard, err);
+            if (guard.interrupted())
+            {
+                return EXIT_INVALID;
+            }
+            final double expectedQps = Math.floor(probed * EXPECTED_QPS_FACTOR);
             out.println();
             out.println(String.format(Locale.ROOT, "Calibration: a bare ONNX Runtime loop (batch %d, %d thread%s) "
-                + "ran up to %.0f samples/s; offline_expected_qps = %.0f", inference.maxBatchSize(),
-                inference.workers(), inference.workers() == 1 ? "" : "s", measured, expectedQps));
+                + "ran up to %.0f samples/s, a %d ms Offline run through JLoadGen %.0f samples/s; "
+                + "offline_expected_qps = %.0f", inference.maxBatchSize(), inference.workers(),
+                inference.workers() == 1 ? "" : "s", bare, PROBE_MS, probed, expectedQps));
             out.println("[2/2] PerformanceOnly, Offline: min_duration " + minDurationMs + " ms, logs in "
                 + performanceDir);
             final TestResult performance = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
                 .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(minDurationMs).offlineExpectedQps(expectedQps),
-                performanceDir, "[2/2] performance", true, out, err);
+                performanceDir, "[2/2] performance", true, guard, out, err);
 
             out.println("Accuracy: " + score);
             out.println("Logs:");
@@ -158,17 +189,23 @@ public final class CpuDefaultJob implements DefaultJob
     }
 
     private static TestResult run(final CpuSut sut, final TestSettings settings, final Path dir, final String step,
-        final boolean printSummary, final PrintStream out, final PrintStream err)
+        final boolean printSummary, final InterruptGuard guard, final PrintStream out, final PrintStream err)
     {
         final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(printSummary);
         // Offline's issue thread only waits for the end: parking keeps both cores for inference.
         final EngineOptions engine = new EngineOptions().completionWait(CompletionWaitStrategy.SLEEP);
+        final TestRunner runner = new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out);
+        guard.abortWith(runner::abort);
         // On a terminal the status line names the job's step beside the engine's.
-        final TestResult result = RunCommand.runAbortable(
-            new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out), step, true);
+        final TestResult result = RunCommand.runWithStatusLine(runner, step, true);
         for (final String message : result.messages())
         {
             err.println("jloadgen: " + message);
+        }
+        if (result.aborted())
+        {
+            err.println("jloadgen: the run was aborted (" + result.abortReason() + "); its logs in " + dir
+                + " say so");
         }
         try
         {
@@ -179,6 +216,59 @@ public final class CpuDefaultJob implements DefaultJob
             err.println("jloadgen: warning: cannot write the SUT statistics into " + dir + ": " + ex.getMessage());
         }
         return result;
+    }
+
+    /**
+     * The second calibration step: a short Offline run through the engine and the SUT's batcher, sized by the bare
+     * loop's rate, whose logs go to a temporary folder that is deleted afterwards.
+     *
+     * @param sut   the SUT, nothing loaded.
+     * @param bare  samples per second of the bare loop.
+     * @param guard aborts the probe on a signal.
+     * @param err   where the engine's messages go.
+     * @return the probe's samples per second ({@code result_samples_per_second}), or {@code bare} if it measured
+     *         nothing.
+     */
+    static double probe(final CpuSut sut, final double bare, final InterruptGuard guard, final PrintStream err)
+    {
+        final Path dir;
+        try
+        {
+            dir = Files.createTempDirectory("jloadgen-calibration");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create a temporary folder for the calibration run: "
+                + ex.getMessage(), ex);
+        }
+        try
+        {
+            final PrintStream silent = new PrintStream(OutputStream.nullOutputStream(), true, StandardCharsets.UTF_8);
+            final TestResult probe = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
+                .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(PROBE_MS).offlineExpectedQps(Math.floor(bare)),
+                dir, "calibration", false, guard, silent, err);
+            final double rate = probe.performance().isEmpty() ? 0 : probe.performance().get(0).samplesPerSecond();
+            return rate > 0 ? rate : bare;
+        }
+        finally
+        {
+            deleteQuietly(dir);
+        }
+    }
+
+    private static void deleteQuietly(final Path dir)
+    {
+        try (Stream<Path> files = Files.walk(dir))
+        {
+            for (final Path p : files.sorted(Comparator.reverseOrder()).toList())
+            {
+                Files.deleteIfExists(p);
+            }
+        }
+        catch (final IOException ex)
+        {
+            // A temporary folder left behind costs nothing but disk space.
+        }
     }
 
     /**

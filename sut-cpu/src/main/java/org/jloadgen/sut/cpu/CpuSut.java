@@ -5,9 +5,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 import org.jloadgen.accuracy.ClassificationAccuracy;
+import org.jloadgen.api.AbortableSut;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.bindings.ThreadAffinity;
 import org.jloadgen.samples.SampleStore;
 import org.jloadgen.samples.SampleStoreLibrary;
@@ -25,7 +25,7 @@ import org.jloadgen.sut.SutStatistics;
  * too few labels. What ONNX Runtime only finds while running a batch ends the run through
  * {@link ResponseSink#fail}: the engine stops, logs the error and marks the run INVALID.
  */
-public final class CpuSut implements SystemUnderTest, AutoCloseable
+public final class CpuSut implements AbortableSut, AutoCloseable
 {
     private final String name;
     private final ModelDescriptor descriptor;
@@ -119,6 +119,15 @@ public final class CpuSut implements SystemUnderTest, AutoCloseable
     public void flushQueries()
     {
         pool.flushQueries();
+    }
+
+    /**
+     * Drops the queued samples when the engine abandons a test: the workers finish the batch they run and stop.
+     */
+    @Override
+    public void dropQueuedSamples()
+    {
+        pool.dropQueuedSamples();
     }
 
     /**

@@ -11,10 +11,10 @@ import java.util.List;
 import java.util.stream.IntStream;
 
 import org.jloadgen.accuracy.ClassificationAccuracy;
+import org.jloadgen.api.AbortableSut;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.bindings.ThreadAffinity;
 import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
@@ -40,7 +40,7 @@ import org.jloadgen.sut.tensorrt.device.TensorSpec;
  * profiles against the copy streams, the slots, the graphs and the warm-up. What the device only finds during the
  * run (an inference that fails) ends the run through {@link ResponseSink#fail}.
  */
-public final class TensorRtSut implements SystemUnderTest, AutoCloseable
+public final class TensorRtSut implements AbortableSut, AutoCloseable
 {
     private final String name;
     private final DeviceBackend backend;
@@ -145,6 +145,16 @@ public final class TensorRtSut implements SystemUnderTest, AutoCloseable
     public void flushQueries()
     {
         pool.flushQueries();
+    }
+
+    /**
+     * Drops the queued samples when the engine abandons a test: each GPU's issue thread finishes the batches in
+     * flight and finds nothing more.
+     */
+    @Override
+    public void dropQueuedSamples()
+    {
+        pool.dropQueuedSamples();
     }
 
     /**
