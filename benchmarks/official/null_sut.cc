@@ -6,7 +6,7 @@
 // LoadGen's own TestSettings::FromConfig (--user-config, --model) and --set FIELD=VALUE onto TestSettings
 // fields; logs go where --out and the log options say. Built by scripts/build-official-loadgen:
 //
-//   official_null_sut --scenario Offline --set offline_expected_qps=300000 --set min_duration_ms=10000 \
+//   official_null_sut --scenario Offline --set offline_expected_qps=300000 --set min_duration_ms=10000
 //       --out out/cpp-offline
 #include <sys/stat.h>
 
