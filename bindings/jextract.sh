@@ -5,14 +5,20 @@
 #   bindings/jextract.sh                 # jextract on PATH
 #   JEXTRACT=/opt/jextract/bin/jextract bindings/jextract.sh
 #
-# Input: native/src/main/c/include/jlg_native.h with the allow-list src/main/jextract/includes.txt (JlgNative), and
-# native/src/main/c/include/jlg_cuda.h with src/main/jextract/includes-cuda.txt (JlgCuda).
+# Input: native/src/main/c/include/jlg_native.h with the allow-list src/main/jextract/includes.txt (JlgNative),
+# native/src/main/c/include/jlg_cuda.h with src/main/jextract/includes-cuda.txt (JlgCuda), and
+# native/src/main/c/include/jlg_bridge.h with src/main/jextract/bridge-includes.txt (JlgBridge, its structs and
+# callback typedefs).
 # jextract's output is then post-processed the way the hand-written files are shaped:
 #   1. symbols come from NativeLibraryLoader (property, build output, jar copy) instead of jextract's lookup;
 #   2. functions listed in src/main/jextract/critical.txt get Linker.Option.critical(false), which jextract
 #      cannot emit (jvector post-processes its jextract output the same way);
-#   3. JlgNative.FUNCTIONS and JlgCuda.FUNCTIONS list the allow-listed functions (AllowListTest checks them).
-# NativeLibraryLoader is hand-written and kept. Afterwards run: mvn -B -q -pl bindings -am test
+#   3. JlgNative.FUNCTIONS, JlgCuda.FUNCTIONS and JlgBridge.FUNCTIONS list the allow-listed functions
+#      (AllowListTest and BridgeAllowListTest check them).
+# JlgBridge's symbols come from BridgeLibraryLoader: the bridge library is built per LoadGen source and opened at
+# run time.
+# The loaders (NativeLibraryLoader, BridgeLibraryLoader) are hand-written and kept. Afterwards run:
+# mvn -B -q -pl bindings -am test
 set -euo pipefail
 
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -28,15 +34,16 @@ target="$here/src/main/java/${package//.//}"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
 
-# generate HEADER INCLUDES CLASS LOADER_RESULT: one header class (and its structs) into $work/CLASS.
+# generate HEADER INCLUDES CLASS LOOKUP: one header class (and its structs) into $work/CLASS; LOOKUP is the Java
+# expression of its symbol lookup.
 generate() {
-    local header="$1" includes="$2" class="$3" result="$4"
+    local header="$1" includes="$2" class="$3" lookup="$4"
     local out="$work/$class"
     "$jextract" --output "$out" --target-package "$package" --header-class-name "$class" @"$includes" "$header"
     local generated="$out/${package//.//}"
 
-    # 1. Symbol lookup through the loader chain; without the library every symbol is unresolved, with its message.
-    perl -0pi -e "s/static final SymbolLookup SYMBOL_LOOKUP\s*=[^;]*;/static final SymbolLookup SYMBOL_LOOKUP = NativeLibraryLoader.$result().isLoaded()\n        ? NativeLibraryLoader.$result().lookup() : name -> java.util.Optional.empty();/s" \
+    # 1. Symbol lookup through the project's loader; without the library every symbol is unresolved, with its message.
+    perl -0pi -e "s/static final SymbolLookup SYMBOL_LOOKUP\s*=[^;]*;/static final SymbolLookup SYMBOL_LOOKUP = $lookup;/s" \
         "$generated/$class.java"
 
     # 2. Critical downcalls (libjlg_native only: a kernel launch may wait for room in the launch queue).
@@ -59,9 +66,16 @@ generate() {
 }
 
 mkdir -p "$work/all"
-generate "$here/../native/src/main/c/include/jlg_native.h" "$here/src/main/jextract/includes.txt" JlgNative result
-generate "$here/../native/src/main/c/include/jlg_cuda.h" "$here/src/main/jextract/includes-cuda.txt" JlgCuda cudaResult
+loader_lookup() {
+    echo "NativeLibraryLoader.$1().isLoaded()\\n        ? NativeLibraryLoader.$1().lookup() : name -> java.util.Optional.empty()"
+}
+generate "$here/../native/src/main/c/include/jlg_native.h" "$here/src/main/jextract/includes.txt" JlgNative \
+    "$(loader_lookup result)"
+generate "$here/../native/src/main/c/include/jlg_cuda.h" "$here/src/main/jextract/includes-cuda.txt" JlgCuda \
+    "$(loader_lookup cudaResult)"
+generate "$here/../native/src/main/c/include/jlg_bridge.h" "$here/src/main/jextract/bridge-includes.txt" JlgBridge \
+    "BridgeLibraryLoader::find"
 
-find "$target" -maxdepth 1 -name '*.java' ! -name NativeLibraryLoader.java -delete
+find "$target" -maxdepth 1 -name '*.java' ! -name NativeLibraryLoader.java ! -name BridgeLibraryLoader.java -delete
 cp "$work/all"/*.java "$target"/
 echo "regenerated $(ls "$work/all" | wc -l) files into $target; now run: mvn -B -q -pl bindings -am test"

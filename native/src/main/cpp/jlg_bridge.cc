@@ -9,6 +9,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <iostream>
 #include <memory>
 #include <mutex>
 #include <sstream>
@@ -99,24 +100,30 @@ class OutstandingSamples {
     }
   }
 
+  // The fast path of a completion: the responses are one run of consecutive outstanding samples of one group (a
+  // batch in issue order) or one outstanding sample. Marks them complete and returns true; false changes nothing.
+  bool CompleteRun(const QuerySampleResponse* responses, size_t count) {
+    if (count == 1) {
+      return Complete(responses[0].id) == Mark::kOk;  // a rejection changes nothing: the slow path reports it
+    }
+    for (std::unique_ptr<Group>& group : groups_) {
+      size_t first = 0;
+      if (group->Contains(responses[0].id, &first) && first + count <= group->count &&
+          IsRun(responses, count, group->base + (static_cast<uint64_t>(first) << group->shift), group->shift) &&
+          group->NoneDone(first, count)) {
+        group->SetDone(first, count);
+        Settle(group.get(), count);
+        return true;
+      }
+    }
+    return false;
+  }
+
   // Marks the responses complete. Returns how many were outstanding; when some were not, `kept` lists the
   // indices of those that were (in order), else it is left empty. The others are counted and listed in rejected.
   size_t CompleteAll(const QuerySampleResponse* responses, size_t count, std::vector<uint32_t>* kept,
                      uint64_t* duplicates, uint64_t* unknown, std::vector<std::pair<uint64_t, Mark>>* rejected) {
     kept->clear();
-    // Fast path: the responses are one run of consecutive samples of one group (a batch in issue order).
-    if (count > 1) {
-      for (std::unique_ptr<Group>& group : groups_) {
-        size_t first = 0;
-        if (group->Contains(responses[0].id, &first) && first + count <= group->count &&
-            IsRun(responses, count, group->base + (static_cast<uint64_t>(first) << group->shift), group->shift) &&
-            group->NoneDone(first, count)) {
-          group->SetDone(first, count);
-          Settle(group.get(), count);
-          return count;
-        }
-      }
-    }
     size_t valid = 0;
     for (size_t i = 0; i < count; i++) {
       const Mark mark = Complete(responses[i].id);
@@ -365,6 +372,8 @@ class Bridge {
     ran_ = true;
     running_ = true;
     test_thread_ = test_thread;
+    // What was dropped before (a client warming up its own path) is not the test's.
+    dropped_ = 0;
     return true;
   }
 
@@ -385,58 +394,72 @@ class Bridge {
 
   // Completes what is outstanding among responses; returns how many were dropped.
   uint64_t Complete(QuerySampleResponse* responses, size_t count, jlg_response_callback callback, uint64_t client) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (failed_.load(std::memory_order_relaxed) || !running_) {
+      dropped_ += count;
+      return count;
+    }
+    if (count == 0) {
+      return 0;
+    }
+    if (outstanding_.CompleteRun(responses, count)) {
+      completed_ += count;
+      EnterForward();
+      lock.unlock();
+      Forward(responses, count, kNoneDropped, callback, client);
+      LeaveForward();
+      return 0;
+    }
+    // Rejections, or a batch not in issue order: the valid ones are forwarded, in order.
     thread_local std::vector<uint32_t> kept;
     thread_local std::vector<std::pair<uint64_t, OutstandingSamples::Mark>> rejected;
-    size_t valid = 0;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (failed_.load(std::memory_order_relaxed) || !running_) {
-        dropped_ += count;
-        return count;
-      }
-      rejected.clear();
-      valid = outstanding_.CompleteAll(responses, count, &kept, &duplicates_, &unknown_, &rejected);
-      completed_ += valid;
-      EnterForward();
-    }
+    rejected.clear();
+    const size_t valid = outstanding_.CompleteAll(responses, count, &kept, &duplicates_, &unknown_, &rejected);
+    completed_ += valid;
+    EnterForward();
+    lock.unlock();
     LogRejected(rejected);
     Forward(responses, valid, kept, callback, client);
     LeaveForward();
     return count - valid;
   }
 
+  // First tokens of the responses whose sample is outstanding (LoadGen itself reports a second first token).
   uint64_t FirstToken(QuerySampleResponse* responses, size_t count) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    if (failed_.load(std::memory_order_relaxed) || !running_) {
+      dropped_ += count;
+      return count;
+    }
+    size_t valid = 0;
+    while (valid < count && outstanding_.IsOutstanding(responses[valid].id)) {
+      valid++;
+    }
+    if (valid == count) {
+      EnterForward();
+      lock.unlock();
+      if (count > 0) mlperf::FirstTokenComplete(responses, count);
+      LeaveForward();
+      return 0;
+    }
     thread_local std::vector<QuerySampleResponse> kept;
     thread_local std::vector<std::pair<uint64_t, OutstandingSamples::Mark>> rejected;
+    kept.assign(responses, responses + valid);
     rejected.clear();
-    size_t valid = 0;
-    bool in_place = true;
-    {
-      std::lock_guard<std::mutex> lock(mutex_);
-      if (failed_.load(std::memory_order_relaxed) || !running_) {
-        dropped_ += count;
-        return count;
+    for (size_t i = valid; i < count; i++) {
+      if (outstanding_.IsOutstanding(responses[i].id)) {
+        kept.push_back(responses[i]);
+      } else {
+        unknown_++;
+        rejected.emplace_back(responses[i].id, OutstandingSamples::Mark::kUnknown);
       }
-      kept.clear();
-      for (size_t i = 0; i < count; i++) {
-        if (outstanding_.IsOutstanding(responses[i].id)) {
-          in_place = in_place && valid == i;
-          valid++;
-          kept.push_back(responses[i]);
-        } else {
-          in_place = false;
-          unknown_++;
-          rejected.emplace_back(responses[i].id, OutstandingSamples::Mark::kUnknown);
-        }
-      }
-      EnterForward();
     }
+    EnterForward();
+    lock.unlock();
     LogRejected(rejected, "first token");
-    if (valid > 0) {
-      mlperf::FirstTokenComplete(in_place ? responses : kept.data(), valid);
-    }
+    if (!kept.empty()) mlperf::FirstTokenComplete(kept.data(), kept.size());
     LeaveForward();
-    return count - valid;
+    return count - kept.size();
   }
 
   // Fails the test: logs why, completes the outstanding samples for the client. Returns whether this call failed
@@ -496,6 +519,17 @@ class Bridge {
     }
   }
 
+  // After a callback: a nonzero result or a failure meanwhile (from any thread) ends the test.
+  void Check(int32_t result, const char* callback) {
+    if (result != 0 && !failed()) {
+      Fail(std::string("the client's ") + callback + " callback returned " + std::to_string(result) +
+           " without giving a reason");
+    }
+    if (failed()) {
+      OnCallbackAfterFailure(nullptr, 0);
+    }
+  }
+
   // Series end (the QSL's unload): the rejections not logged one by one are logged as one count.
   void LogUnloggedRejections() {
     uint64_t unlogged = 0;
@@ -543,15 +577,16 @@ class Bridge {
     }
   }
 
-  // Hands the valid responses to LoadGen: the client's array itself when all are valid, else a copy of those.
+  // Hands the valid responses to LoadGen: the client's array itself when all are valid (kept empty), else a copy
+  // of the kept ones.
   static void Forward(QuerySampleResponse* responses, size_t valid, const std::vector<uint32_t>& kept,
                       jlg_response_callback callback, uint64_t client) {
     if (valid == 0) {
       return;
     }
     QuerySampleResponse* batch = responses;
-    thread_local std::vector<QuerySampleResponse> copy;
     if (!kept.empty()) {
+      thread_local std::vector<QuerySampleResponse> copy;
       copy.clear();
       for (uint32_t i : kept) copy.push_back(responses[i]);
       batch = copy.data();
@@ -600,7 +635,10 @@ class Bridge {
   std::atomic<bool> failed_{false};
   std::atomic<bool> drain_done_{false};
   std::atomic<uint32_t> in_flight_{0};
-  static thread_local uint32_t t_forwards_;  // forwards of the calling thread (nested through a callback)
+  static const std::vector<uint32_t> kNoneDropped;
+  // Forwards of the calling thread (nested through a response callback). Initial-exec TLS: a plain load on the hot
+  // path instead of a __tls_get_addr call (one word of the static TLS that glibc keeps for dlopened libraries).
+  static thread_local uint32_t t_forwards_ __attribute__((tls_model("initial-exec")));
   uint64_t issued_ = 0;
   uint64_t completed_ = 0;
   uint64_t duplicates_ = 0;
@@ -610,14 +648,21 @@ class Bridge {
   uint64_t logged_ = 0;
 };
 
-thread_local uint32_t Bridge::t_forwards_ = 0;
+thread_local uint32_t Bridge::t_forwards_ __attribute__((tls_model("initial-exec"))) = 0;
+const std::vector<uint32_t> Bridge::kNoneDropped;
 
 class BridgeSut : public mlperf::SystemUnderTest {
  public:
   BridgeSut(std::string name, uint64_t client, jlg_issue_query_callback issue, jlg_flush_queries_callback flush)
       : name_(std::move(name)), client_(client), issue_(issue), flush_(flush) {}
 
-  const std::string& Name() override { return name_; }
+  // LoadGen asks for the name once its log files are open, before anything else.
+  const std::string& Name() override {
+    named_ = true;
+    return name_;
+  }
+
+  bool named() const { return named_; }
 
   void IssueQuery(const std::vector<QuerySample>& samples) override {
     Bridge& bridge = Bridge::Get();
@@ -627,16 +672,16 @@ class BridgeSut : public mlperf::SystemUnderTest {
     }
     // Registered before the client sees the query: it may complete inside the call.
     bridge.AddQuery(samples.data(), samples.size());
-    if (issue_(client_, reinterpret_cast<uint64_t>(samples.data()), samples.size()) != 0 || bridge.failed()) {
-      bridge.OnCallbackAfterFailure(nullptr, 0);
-    }
+    bridge.Check(issue_(client_, reinterpret_cast<uint64_t>(samples.data()), samples.size()), "IssueQuery");
   }
 
   void FlushQueries() override {
     Bridge& bridge = Bridge::Get();
-    if (bridge.failed() || flush_(client_) != 0 || bridge.failed()) {
+    if (bridge.failed()) {
       bridge.OnCallbackAfterFailure(nullptr, 0);
+      return;
     }
+    bridge.Check(flush_(client_), "FlushQueries");
   }
 
  private:
@@ -644,6 +689,7 @@ class BridgeSut : public mlperf::SystemUnderTest {
   const uint64_t client_;
   const jlg_issue_query_callback issue_;
   const jlg_flush_queries_callback flush_;
+  bool named_ = false;
 };
 
 class BridgeQsl : public mlperf::QuerySampleLibrary {
@@ -658,21 +704,23 @@ class BridgeQsl : public mlperf::QuerySampleLibrary {
   size_t PerformanceSampleCount() override { return performance_; }
 
   void LoadSamplesToRam(const std::vector<mlperf::QuerySampleIndex>& samples) override {
-    Call(load_, samples);
+    Call(load_, samples, "LoadSamplesToRam");
   }
 
   void UnloadSamplesFromRam(const std::vector<mlperf::QuerySampleIndex>& samples) override {
     Bridge::Get().LogUnloggedRejections();
-    Call(unload_, samples);
+    Call(unload_, samples, "UnloadSamplesFromRam");
   }
 
  private:
-  void Call(jlg_samples_callback callback, const std::vector<mlperf::QuerySampleIndex>& samples) {
+  void Call(jlg_samples_callback callback, const std::vector<mlperf::QuerySampleIndex>& samples,
+            const char* what) {
     Bridge& bridge = Bridge::Get();
-    if (bridge.failed() || callback(client_, reinterpret_cast<uint64_t>(samples.data()), samples.size()) != 0 ||
-        bridge.failed()) {
+    if (bridge.failed()) {
       bridge.OnCallbackAfterFailure(nullptr, 0);
+      return;
     }
+    bridge.Check(callback(client_, reinterpret_cast<uint64_t>(samples.data()), samples.size()), what);
   }
 
   const std::string name_;
@@ -812,7 +860,12 @@ int32_t jlg_bridge_start_test(const jlg_settings* settings, const char* sut_name
     BridgeSut sut(sut_name, client, issue_query, flush_queries);
     BridgeQsl qsl(qsl_name, total_sample_count, performance_sample_count, client, load_samples, unload_samples);
     mlperf::StartTest(&sut, &qsl, settings->test, settings->log, audit_config);
-    if (bridge.failed()) {
+    if (!sut.named()) {
+      // LoadGen could not open a log file and returned at once, leaving its logger's IO thread running (the
+      // process would abort at exit) and registered issue threads waiting: AbortTest ends both.
+      mlperf::AbortTest();
+      result = JLG_BRIDGE_NO_LOGS;
+    } else if (bridge.failed()) {
       result = JLG_BRIDGE_ABORTED;
     }
   } catch (const TestAborted&) {
@@ -821,6 +874,8 @@ int32_t jlg_bridge_start_test(const jlg_settings* settings, const char* sut_name
     result = JLG_BRIDGE_INTERNAL_ERROR;
   }
   bridge.End();
+  // LoadGen prints the summary with std::cout; the client's own output follows it.
+  std::cout.flush();
   return result;
 }
 

@@ -89,7 +89,8 @@ enum
     JLG_BRIDGE_COMPLETED = 0,
     JLG_BRIDGE_ABORTED = 1,
     JLG_BRIDGE_ALREADY_RAN = -1,
-    JLG_BRIDGE_INTERNAL_ERROR = -2
+    JLG_BRIDGE_INTERNAL_ERROR = -2,
+    JLG_BRIDGE_NO_LOGS = -3
 };
 
 /** Results of the jlg_settings_set_* functions. */
@@ -152,7 +153,9 @@ void jlg_settings_log_output(jlg_settings *settings, const char *outdir, const c
 /**
  * Runs mlperf::StartTest with the settings, an SUT and a QSL whose calls reach the callbacks (on the calling
  * thread, or on registered issue threads), and audit_config as LoadGen's audit.config file name. Blocks for the
- * whole test. Returns JLG_BRIDGE_COMPLETED, JLG_BRIDGE_ABORTED after jlg_bridge_fail, or a negative error.
+ * whole test. Returns JLG_BRIDGE_COMPLETED, JLG_BRIDGE_ABORTED after jlg_bridge_fail, JLG_BRIDGE_NO_LOGS when
+ * LoadGen could not open its log files (it then runs nothing), JLG_BRIDGE_ALREADY_RAN for a second test in the
+ * process, or JLG_BRIDGE_INTERNAL_ERROR.
  */
 int32_t jlg_bridge_start_test(const jlg_settings *settings, const char *sut_name, const char *qsl_name,
     uint64_t total_sample_count, uint64_t performance_sample_count, const char *audit_config, uint64_t client,
