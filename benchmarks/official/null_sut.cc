@@ -53,9 +53,12 @@ class NullQsl : public mlperf::QuerySampleLibrary {
   const size_t performance_;
 };
 
-// Completes inside IssueQuery: one QuerySamplesComplete call per query.
+// Completes inside IssueQuery: one QuerySamplesComplete call per query (as LoadGen's perftests_null_sut.cc), or
+// one per `chunk` samples (as JLoadGen's Java null SUT, which completes large queries 1024 at a time).
 class NullInlineSut : public mlperf::SystemUnderTest {
  public:
+  explicit NullInlineSut(size_t chunk) : chunk_(chunk) {}
+
   const std::string& Name() override { return name_; }
 
   void IssueQuery(const std::vector<mlperf::QuerySample>& samples) override {
@@ -66,17 +69,23 @@ class NullInlineSut : public mlperf::SystemUnderTest {
     }
     // One buffer per issuing thread, reused: Server may issue from several threads.
     thread_local std::vector<mlperf::QuerySampleResponse> responses;
-    responses.clear();
-    for (const mlperf::QuerySample& sample : samples) {
-      responses.emplace_back(sample.id, 0, 0);
+    const size_t chunk = chunk_ == 0 ? samples.size() : chunk_;
+    responses.reserve(chunk < samples.size() ? chunk : samples.size());
+    for (size_t first = 0; first < samples.size(); first += chunk) {
+      const size_t end = first + chunk < samples.size() ? first + chunk : samples.size();
+      responses.clear();
+      for (size_t i = first; i < end; i++) {
+        responses.emplace_back(samples[i].id, 0, 0);
+      }
+      mlperf::QuerySamplesComplete(responses.data(), responses.size());
     }
-    mlperf::QuerySamplesComplete(responses.data(), responses.size());
   }
 
   void FlushQueries() override {}
 
  private:
   const std::string name_ = "NullInlineSUT";
+  const size_t chunk_;
 };
 
 // IssueQuery queues the samples and wakes one worker thread, which completes everything queued in one call.
@@ -144,6 +153,7 @@ struct Options {
   std::string user_config;
   std::vector<std::string> assignments;
   bool worker = false;
+  size_t chunk = 0;
   size_t qsl_total = 1024;
   size_t qsl_performance = 0;
   mlperf::LogOutputSettings log_output;
@@ -155,10 +165,11 @@ void Usage(std::ostream& out) {
   out << "usage: official_null_sut [--scenario SingleStream|MultiStream|Server|Offline]\n"
          "    [--mode PerformanceOnly|AccuracyOnly|SubmissionRun|FindPeakPerformance] [--model NAME]\n"
          "    [--config MLPERF_CONF] [--user-config USER_CONF] [--set FIELD=VALUE]...\n"
-         "    [--completion inline|worker] [--qsl-total N] [--qsl-performance N] [--out DIR]\n"
+         "    [--completion inline|worker] [--chunk N] [--qsl-total N] [--qsl-performance N] [--out DIR]\n"
          "    [--log-prefix TEXT] [--log-suffix TEXT] [--quiet] [--chrome-trace]\n"
          "    [--audit-config FILE | --no-audit-config]\n"
          "Runs LoadGen's test against a null SUT (samples complete at once, no data) and writes LoadGen's logs.\n"
+         "--chunk N: inline completion of a large query N samples per call (default: the whole query in one).\n"
          "--config must be LoadGen's own mlperf.conf: LoadGen 6.0.17 reads the copy compiled into it.\n";
 }
 
@@ -264,6 +275,8 @@ Options Parse(int argc, char** argv) {
         Fail("--completion must be inline or worker, got '" + completion + "'");
       }
       o.worker = completion == "worker";
+    } else if (arg == "--chunk") {
+      o.chunk = ParseCount(arg, value());
     } else if (arg == "--qsl-total") {
       o.qsl_total = ParseCount(arg, value());
     } else if (arg == "--qsl-performance") {
@@ -330,7 +343,7 @@ int main(int argc, char** argv) {
     NullWorkerSut sut;
     mlperf::StartTest(&sut, &qsl, settings, log_settings, o.audit_config);
   } else {
-    NullInlineSut sut;
+    NullInlineSut sut(o.chunk);
     mlperf::StartTest(&sut, &qsl, settings, log_settings, o.audit_config);
   }
   std::cout << "Logs: " << o.log_output.outdir << "\n";

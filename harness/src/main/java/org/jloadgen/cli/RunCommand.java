@@ -41,6 +41,16 @@ public final class RunCommand implements Callable<Integer>
     @Mixin
     SettingsOptions settings;
 
+    @Option(names = "--engine", paramLabel = "ENGINE", defaultValue = "jloadgen",
+        description = "jloadgen (JLoadGen's engine) or official: the official LoadGen, built from its source on first "
+            + "use (--loadgen-dir), drives the same SUT; its logs are the ones to submit (default: ${DEFAULT-VALUE}).")
+    String engine;
+
+    @Option(names = "--loadgen-dir", paramLabel = "DIR",
+        description = "The official LoadGen source for --engine official (the loadgen folder of an "
+            + "mlcommons/inference checkout; default: $LOADGEN_DIR, else ../shared/mlperf-inference/loadgen).")
+    Path loadgenDir;
+
     @Mixin
     SutSelection sut;
 
@@ -105,18 +115,24 @@ public final class RunCommand implements Callable<Integer>
             throw new IllegalArgumentException("--trace-speed scales a replayed trace: give --trace FILE too");
         }
         sut.provider();
+        if (engine.equals("official"))
+        {
+            return new OfficialRun(this, stdout, stderr).call();
+        }
+        if (!engine.equals("jloadgen"))
+        {
+            throw new IllegalArgumentException("--engine must be jloadgen or official, got '" + engine + "'");
+        }
         final SettingsOptions.Loaded loaded = settings.load(stderr);
-        final EngineOptions engine = engineFlags.engineOptions();
+        final EngineOptions engineOptions = engineFlags.engineOptions();
         final ReplayQueries replayTrace = replay == null ? null
             : ReplayQueries.read(replay).scaled(traceSpeed == null ? 1.0 : traceSpeed);
-        final LogSettings logs = new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
-            .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
-            .enableTrace(chromeTrace);
+        final LogSettings logs = logSettings();
         try (SutInstance instance = sut.create(loaded.settings(),
             replayTrace == null ? 0 : replayTrace.maxIndex() + 1, logs, stdout))
         {
             final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs,
-                instance.engineOptions(engine), settings.auditConfigPath(), loaded.errors(), stdout);
+                instance.engineOptions(engineOptions), settings.auditConfigPath(), loaded.errors(), stdout);
             if (replayTrace != null)
             {
                 runner.replay(replayTrace);
@@ -131,6 +147,16 @@ public final class RunCommand implements Callable<Integer>
                 guard.close();
             }
         }
+    }
+
+    /**
+     * @return the log options as LoadGen's log settings.
+     */
+    LogSettings logSettings()
+    {
+        return new LogSettings().outputDirectory(out).prefix(logPrefix).suffix(logSuffix)
+            .prefixWithDatetime(logDatetime).copyDetailToStdout(copyDetail).copySummaryToStdout(!quiet)
+            .enableTrace(chromeTrace);
     }
 
     /**

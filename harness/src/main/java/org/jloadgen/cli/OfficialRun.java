@@ -1,0 +1,138 @@
+package org.jloadgen.cli;
+
+import java.io.PrintStream;
+import java.util.List;
+import java.util.Optional;
+
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.bindings.LoadGenBridge;
+import org.jloadgen.engine.official.OfficialEngineUnavailableException;
+import org.jloadgen.engine.official.OfficialLoadGenBuild;
+import org.jloadgen.engine.official.OfficialResult;
+import org.jloadgen.engine.official.OfficialSettings;
+import org.jloadgen.engine.official.OfficialTestRunner;
+import org.jloadgen.spi.SutInstance;
+
+/**
+ * {@code jloadgen run --engine official}: the same SUT and command line under the official LoadGen, through the
+ * bridge (built on first use from the LoadGen source, see {@link OfficialLoadGenBuild}). Settings go to LoadGen the
+ * official way ({@link OfficialSettings}); the logs are LoadGen's own.
+ */
+final class OfficialRun
+{
+    /** Options that tune JLoadGen's own engine and mean nothing to LoadGen. */
+    private static final List<String> JLOADGEN_ENGINE_OPTIONS = List.of("--server-wait", "--hybrid-spin-ns",
+        "--completion-wait", "--no-latency-histogram", "--latency-interval-ms", "--issue-cpu", "--pin-memory",
+        "--huge-pages", "--numa-node", "--startup-ms", "--warmup-ms", "--abort-grace-ms", "--trace", "--trace-speed");
+
+    private final RunCommand run;
+    private final PrintStream stdout;
+    private final PrintStream stderr;
+
+    OfficialRun(final RunCommand run, final PrintStream stdout, final PrintStream stderr)
+    {
+        this.run = run;
+        this.stdout = stdout;
+        this.stderr = stderr;
+    }
+
+    int call() throws Exception
+    {
+        for (final String option : JLOADGEN_ENGINE_OPTIONS)
+        {
+            if (run.spec.commandLine().getParseResult().hasMatchedOption(option))
+            {
+                throw new IllegalArgumentException(option + " tunes JLoadGen's engine; it has no meaning with "
+                    + "--engine official");
+            }
+        }
+        final OfficialLoadGenBuild build;
+        try
+        {
+            build = OfficialLoadGenBuild.locate(run.loadgenDir, stderr);
+        }
+        catch (final OfficialEngineUnavailableException ex)
+        {
+            stderr.println("jloadgen: " + ex.getMessage());
+            return Main.EXIT_USAGE;
+        }
+        LoadGenBridge.open(build.bridgeLibrary());
+        final SettingsOptions s = run.settings;
+        final TestScenario scenario = TestScenario.fromLogName(s.scenario);
+        final OfficialSettings settings = new OfficialSettings(scenario, TestMode.fromLogName(s.mode), s.model,
+            s.mlperfConf, s.userConf, s.auditConfigPath(), s.assignments, s.lenient);
+        final LogSettings logs = run.logSettings();
+        final String sutName = run.sut.sutName();
+        final SutInstance created;
+        try
+        {
+            created = run.sut.provider().create(run.sut.options.context(scenario, 0));
+        }
+        catch (final Exception ex)
+        {
+            throw new IllegalArgumentException("SUT '" + sutName + "' could not be started: " + ex.getMessage()
+                + " (LoadGen did not run)", ex);
+        }
+        try (SutInstance instance = created)
+        {
+            stderr.println("jloadgen: the official LoadGen " + build.version() + " (" + build.loadgenDir()
+                + ") drives SUT '" + sutName + "'");
+            final OfficialTestRunner runner = new OfficialTestRunner(instance.sut(), instance.qsl(), settings, logs,
+                run.engineFlags.completionTimeoutMs, run.engineFlags.jitWarmupMs, stderr);
+            // Ctrl-C ends the test through LoadGen's abort path, its logs finished, and the report still printed.
+            final InterruptGuard guard = InterruptGuard.install(runner::abort);
+            try
+            {
+                return report(runner.run(), instance);
+            }
+            finally
+            {
+                guard.close();
+            }
+        }
+    }
+
+    private int report(final OfficialResult result, final SutInstance instance) throws Exception
+    {
+        for (final String message : result.messages())
+        {
+            stderr.println("jloadgen: " + message);
+        }
+        switch (result.outcome())
+        {
+            case NO_LOGS:
+                stderr.println("jloadgen: LoadGen could not open its log files in "
+                    + run.out.toAbsolutePath() + " and ran nothing");
+                return Main.EXIT_USAGE;
+            case ALREADY_RAN:
+                stderr.println("jloadgen: a test already ran in this process; LoadGen runs one per process");
+                return Main.EXIT_FAILURE;
+            case INTERNAL_ERROR:
+                stderr.println("jloadgen: LoadGen's StartTest failed unexpectedly (see its detail log)");
+                return Main.EXIT_FAILURE;
+            default:
+                break;
+        }
+        final boolean accuracy = result.mode() == TestMode.ACCURACY_ONLY || result.mode() == TestMode.SUBMISSION_RUN;
+        if (accuracy && result.outcome() == OfficialResult.Outcome.COMPLETED && result.accuracyFile() != null)
+        {
+            final Optional<String> score = instance.accuracyReport(result.accuracyFile());
+            score.ifPresent(text -> stdout.println("Accuracy: " + text));
+        }
+        if (result.summaryFile() != null)
+        {
+            stdout.println("Logs: " + result.summaryFile().toAbsolutePath().getParent() + " (the official LoadGen's)");
+        }
+        if (result.outcome() == OfficialResult.Outcome.ABORTED || result.errorCount() > 0)
+        {
+            return Main.EXIT_INVALID;
+        }
+        if (result.performanceValid() == null)
+        {
+            return Main.EXIT_VALID;
+        }
+        return result.valid() ? Main.EXIT_VALID : Main.EXIT_INVALID;
+    }
+}
