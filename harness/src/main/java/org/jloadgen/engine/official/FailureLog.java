@@ -19,11 +19,9 @@ final class FailureLog
      */
     void fail(final String what, final Throwable cause)
     {
-        final String reason = cause == null ? what : what + ": " + describe(cause);
-        if (first.compareAndSet(null, reason))
-        {
-            LoadGenBridge.fail(reason);
-        }
+        first.compareAndSet(null, cause == null ? what : what + ": " + describe(cause));
+        // Every caller hands the bridge the first reason: one that lost the race here may reach it first.
+        LoadGenBridge.fail(first.get());
     }
 
     /**
