@@ -76,7 +76,7 @@ public final class TraceRecordingSutProvider implements SutProvider
     private static final class Sut implements SystemUnderTest
     {
         private static final int CAPACITY = 1 << 16;
-        private static final long MEASURE_FROM_QUERY = 2_000;
+        private static final long MEASURE_FROM_QUERY = 40_000;
 
         private final List<String> lines;
         private final boolean batch;
