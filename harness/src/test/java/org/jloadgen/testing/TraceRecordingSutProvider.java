@@ -2,6 +2,9 @@ package org.jloadgen.testing;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.lang.foreign.Arena;
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +16,7 @@ import java.util.List;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.spi.SutContext;
@@ -25,7 +29,10 @@ import org.jloadgen.spi.SyntheticQsl;
  * file {@code --sut-opt file=PATH} when the SUT closes, so the same command line under both engines can be compared
  * line for line: {@code L} and {@code U} lines with the indices of each load and unload, a {@code Q} line with
  * {@code index:position} per sample of each query, {@code F} per flush. Every sample completes inside
- * {@code issueQuery}: one at a time, or as one response array ({@code --sut-opt batch=true}).
+ * {@code issueQuery}: one at a time, or as one response array ({@code --sut-opt batch=true}). With
+ * {@code --sut-opt tokens=N} each sample reports its first token first and completes with N tokens; with
+ * {@code --sut-opt callback=true} (and batch) the payloads, each sample's QSL index as 4 little-endian bytes, are
+ * written by the ResponseCallback, just before the engine copies them into the accuracy log.
  * <p>
  * With {@code --sut-opt allocation=true} it also measures the bytes the issuing thread allocates between the
  * middle and the end of the test, issue and completion paths included, and writes an {@code A} line with them.
@@ -50,8 +57,10 @@ public final class TraceRecordingSutProvider implements SutProvider
         final Path file = Path.of(context.option("file", "trace-recording.txt"));
         final boolean batch = Boolean.parseBoolean(context.option("batch", "false"));
         final boolean allocation = Boolean.parseBoolean(context.option("allocation", "false"));
+        final long tokens = Long.parseLong(context.option("tokens", "0"));
+        final boolean callback = Boolean.parseBoolean(context.option("callback", "false"));
         final List<String> lines = Collections.synchronizedList(new ArrayList<>());
-        final Sut sut = new Sut(lines, batch, allocation);
+        final Sut sut = new Sut(lines, batch, allocation, tokens, callback);
         final QuerySampleLibrary qsl = new RecordingQsl(
             new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), lines);
         return SutInstance.of(sut, qsl, () ->
@@ -82,6 +91,15 @@ public final class TraceRecordingSutProvider implements SutProvider
         private final boolean batch;
         private final boolean allocation;
         private final QuerySampleResponses responses = new QuerySampleResponses(CAPACITY);
+        private final MemorySegment payloads = Arena.ofAuto().allocate(4L * CAPACITY, 8);
+        private final long[] batchIndices = new long[CAPACITY];
+        private final ResponseCallback writePayload = (batchResponses, index) ->
+        {
+            payloads.set(ValueLayout.JAVA_INT_UNALIGNED, 4L * index, (int)batchIndices[index]);
+            batchResponses.data(index, payloads.address() + 4L * index, 4);
+        };
+        private final long tokens;
+        private final boolean callback;
         private final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)ManagementFactory.getThreadMXBean();
         private final List<long[]> queries = new ArrayList<>();
@@ -90,11 +108,14 @@ public final class TraceRecordingSutProvider implements SutProvider
         private long bytesAtLastQuery = -1;
         private long issueThread = -1;
 
-        Sut(final List<String> lines, final boolean batch, final boolean allocation)
+        Sut(final List<String> lines, final boolean batch, final boolean allocation, final long tokens,
+            final boolean callback)
         {
             this.lines = lines;
             this.batch = batch;
             this.allocation = allocation;
+            this.tokens = tokens;
+            this.callback = callback;
         }
 
         @Override
@@ -128,7 +149,11 @@ public final class TraceRecordingSutProvider implements SutProvider
             {
                 for (int i = 0; i < n; i++)
                 {
-                    sink.complete(samples.responseId(i));
+                    if (tokens > 0)
+                    {
+                        sink.firstToken(samples.responseId(i), 0L, 0L);
+                    }
+                    sink.complete(samples.responseId(i), 0L, 0L, tokens);
                 }
                 return;
             }
@@ -137,9 +162,21 @@ public final class TraceRecordingSutProvider implements SutProvider
                 final int count = Math.min(CAPACITY, n - first);
                 for (int i = 0; i < count; i++)
                 {
-                    responses.set(i, samples.responseId(first + i));
+                    responses.set(i, samples.responseId(first + i), 0L, 0L, tokens);
+                    batchIndices[i] = samples.sampleIndex(first + i);
                 }
-                sink.complete(responses, count);
+                if (tokens > 0)
+                {
+                    sink.firstToken(responses, count);
+                }
+                if (callback)
+                {
+                    sink.complete(responses, count, writePayload);
+                }
+                else
+                {
+                    sink.complete(responses, count);
+                }
             }
         }
 

@@ -64,7 +64,13 @@ class BothEnginesTest
             Arguments.of("AccuracyOnly-Offline", List.of("--scenario", "Offline", "--mode", "AccuracyOnly",
                 "--qsl-total", "2500", "--qsl-performance", "1000", "--sut-opt", "batch=true")),
             Arguments.of("AccuracyOnly-MultiStream", List.of("--scenario", "MultiStream", "--mode", "AccuracyOnly",
-                "--qsl-total", "700", "--qsl-performance", "300")));
+                "--qsl-total", "700", "--qsl-performance", "300")),
+            Arguments.of("Server-tokens", List.of("--scenario", "Server", "--set", "server_target_qps=20000",
+                "--set", "min_duration_ms=0", "--set", "min_query_count=300", "--set", "use_token_latencies=true",
+                "--sut-opt", "tokens=4")),
+            Arguments.of("SingleStream-tokens-batch", List.of("--scenario", "SingleStream", "--set",
+                "min_duration_ms=0", "--set", "min_query_count=200", "--set", "use_token_latencies=true",
+                "--sut-opt", "tokens=4", "--sut-opt", "batch=true")));
     }
 
     @ParameterizedTest(name = "{0}")
@@ -89,6 +95,25 @@ class BothEnginesTest
         final String jloadgenParsed = parsed(jloadgen);
         final String officialParsed = parsed(official);
         assertEquals(keyLines(jloadgenParsed), keyLines(officialParsed), "what the official parser reads");
+    }
+
+    @Test
+    void shouldCopyThePayloadsAResponseCallbackWritesIntoTheAccuracyLogUnderBothEngines() throws IOException
+    {
+        final List<String> args = List.of("--scenario", "Offline", "--mode", "AccuracyOnly", "--qsl-total", "900",
+            "--qsl-performance", "400", "--sut-opt", "batch=true", "--sut-opt", "callback=true");
+        final Run jloadgen = run("jloadgen", args);
+        final Run official = run("official", args);
+
+        final Map<Long, String> expected = accuracyData(jloadgen);
+        assertEquals(900, expected.size(), "every sample once in JLoadGen's accuracy log");
+        assertEquals(expected, accuracyData(official), "qsl_idx -> data in the official accuracy log");
+        for (final Map.Entry<Long, String> entry : expected.entrySet())
+        {
+            final long i = entry.getKey();
+            assertEquals(String.format("%02X%02X%02X%02X", i & 0xff, (i >> 8) & 0xff, (i >> 16) & 0xff, i >> 24),
+                entry.getValue(), "the callback's payload for sample " + i);
+        }
     }
 
     @Test
@@ -125,6 +150,20 @@ class BothEnginesTest
         assertTrue(result.exitCode() == 0 || result.exitCode() == 3, engine + ": " + result.both());
         assertTrue(Files.isRegularFile(recording), engine + " wrote no recording: " + result.both());
         return new Run(result.exitCode(), out, recording, engine + ": " + result.both() + "\n");
+    }
+
+    /** qsl_idx to data of an accuracy log ({@code { "seq_id" : 0, "qsl_idx" : 5, "data" : "05000000" }}). */
+    private static Map<Long, String> accuracyData(final Run run) throws IOException
+    {
+        final Map<Long, String> data = new TreeMap<>();
+        final java.util.regex.Matcher m = java.util.regex.Pattern.compile(
+            "\"qsl_idx\" : (\\d+), \"data\" : \"([0-9A-F]*)\"").matcher(read(run.dir().resolve(
+                "mlperf_log_accuracy.json")));
+        while (m.find())
+        {
+            assertEquals(null, data.put(Long.parseLong(m.group(1)), m.group(2)), "sample " + m.group(1) + " twice");
+        }
+        return data;
     }
 
     private static String parsed(final Run run)
