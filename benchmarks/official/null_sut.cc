@@ -18,6 +18,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <iterator>
 #include <mutex>
 #include <sstream>
 #include <string>
@@ -158,6 +159,7 @@ struct Options {
   size_t qsl_performance = 0;
   mlperf::LogOutputSettings log_output;
   bool trace = false;
+  std::string report;
   std::string audit_config = "audit.config";
 };
 
@@ -167,9 +169,10 @@ void Usage(std::ostream& out) {
          "    [--config MLPERF_CONF] [--user-config USER_CONF] [--set FIELD=VALUE]...\n"
          "    [--completion inline|worker] [--chunk N] [--qsl-total N] [--qsl-performance N] [--out DIR]\n"
          "    [--log-prefix TEXT] [--log-suffix TEXT] [--quiet] [--chrome-trace]\n"
-         "    [--audit-config FILE | --no-audit-config]\n"
+         "    [--audit-config FILE | --no-audit-config] [--report FILE]\n"
          "Runs LoadGen's test against a null SUT (samples complete at once, no data) and writes LoadGen's logs.\n"
          "--chunk N: inline completion of a large query N samples per call (default: the whole query in one).\n"
+         "--report FILE: at the end, write the peak RSS (vmhwm_kib) and CPU ticks (cpu_ticks) for jloadgen overhead.\n"
          "--config must be LoadGen's own mlperf.conf: LoadGen 6.0.17 reads the copy compiled into it.\n";
 }
 
@@ -295,6 +298,8 @@ Options Parse(int argc, char** argv) {
       o.audit_config = value();
     } else if (arg == "--no-audit-config") {
       o.audit_config.clear();
+    } else if (arg == "--report") {
+      o.report = value();
     } else {
       Usage(std::cerr);
       Fail("unknown argument '" + arg + "'");
@@ -309,6 +314,36 @@ Options Parse(int argc, char** argv) {
          "reads only its built-in copy (rebuild LoadGen from a source whose mlperf.conf you want)");
   }
   return o;
+}
+
+// What jloadgen overhead's children report (OverheadChild's format): peak RSS from /proc/self/status and the
+// CPU ticks (user + system) from /proc/self/stat.
+void WriteReport(const std::string& path) {
+  long vmhwm_kib = -1;
+  std::ifstream status("/proc/self/status");
+  for (std::string line; std::getline(status, line);) {
+    if (line.compare(0, 6, "VmHWM:") == 0) {
+      vmhwm_kib = std::strtol(line.c_str() + 6, nullptr, 10);
+    }
+  }
+  long long cpu_ticks = -1;
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const size_t paren = text.rfind(')');
+  if (paren != std::string::npos) {
+    std::istringstream fields(text.substr(paren + 2));
+    std::string field;
+    long long utime = 0;
+    long long stime = 0;
+    // After the command name: state is field 3; utime and stime are fields 14 and 15.
+    for (int i = 3; i <= 15 && fields >> field; i++) {
+      if (i == 14) utime = std::atoll(field.c_str());
+      if (i == 15) stime = std::atoll(field.c_str());
+    }
+    cpu_ticks = utime + stime;
+  }
+  std::ofstream out(path);
+  out << "exit=0\nvmhwm_kib=" << vmhwm_kib << "\ncpu_ticks=" << cpu_ticks << "\n";
 }
 
 }  // namespace
@@ -347,5 +382,8 @@ int main(int argc, char** argv) {
     mlperf::StartTest(&sut, &qsl, settings, log_settings, o.audit_config);
   }
   std::cout << "Logs: " << o.log_output.outdir << "\n";
+  if (!o.report.empty()) {
+    WriteReport(o.report);
+  }
   return 0;
 }

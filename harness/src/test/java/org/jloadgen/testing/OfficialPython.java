@@ -86,7 +86,8 @@ public final class OfficialPython
         final StringBuilder script = new StringBuilder()
             .append("import sys; sys.path.insert(0, sys.argv[1]); from log_parser import MLPerfLog; ")
             .append("log = MLPerfLog(sys.argv[2]); ")
-            .append("print('messages', log.num_messages(), 'errors', log.num_errors(), 'warnings', log.num_warnings()); ")
+            .append("print('messages', log.num_messages(), 'errors', log.num_errors(), ")
+            .append("'warnings', log.num_warnings()); ")
             .append("[print(k + '=' + str(log[k])) for k in sys.argv[3:]]");
         final List<String> args = new ArrayList<>(List.of("-c", script.toString(), tools.toString(),
             detail.toAbsolutePath().toString()));

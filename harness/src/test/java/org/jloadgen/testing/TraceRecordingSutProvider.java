@@ -218,8 +218,8 @@ public final class TraceRecordingSutProvider implements SutProvider
         {
             if (allocation)
             {
-                lines.add("A " + (queryCount - MEASURE_FROM_QUERY) + " queries " + (bytesAtLastQuery - bytesAtMeasureStart)
-                    + " bytes");
+                lines.add("A " + (queryCount - MEASURE_FROM_QUERY) + " queries "
+                    + (bytesAtLastQuery - bytesAtMeasureStart) + " bytes");
             }
         }
     }

@@ -80,6 +80,27 @@ public final class ChildJvm
     }
 
     /**
+     * @param runDir        directory for the report and the child's output.
+     * @param configuration what to run.
+     * @param arguments     its arguments, {@code --out} included.
+     * @return the command: {@code jloadgen} in a fresh JVM, or the configuration's native program, which writes
+     *         the same report ({@code --report}).
+     */
+    List<String> command(final Path runDir, final Configuration configuration, final List<String> arguments)
+    {
+        if (configuration.executable() == null)
+        {
+            return command(runDir, arguments);
+        }
+        final List<String> command = new ArrayList<>();
+        command.add(configuration.executable().toString());
+        command.addAll(arguments);
+        command.add("--report");
+        command.add(runDir.resolve("child-report.txt").toString());
+        return command;
+    }
+
+    /**
      * Runs one repeat; the child's log files go to {@code runDir} ({@code --out} is appended to the arguments).
      *
      * @param configuration what to run.
@@ -96,7 +117,7 @@ public final class ChildJvm
         final List<String> args = new ArrayList<>(configuration.arguments());
         args.add("--out");
         args.add(runDir.toString());
-        final List<String> command = command(runDir, args);
+        final List<String> command = command(runDir, configuration, args);
         try
         {
             Files.createDirectories(runDir);

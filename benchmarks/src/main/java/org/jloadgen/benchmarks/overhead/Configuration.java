@@ -1,5 +1,6 @@
 package org.jloadgen.benchmarks.overhead;
 
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -8,16 +9,18 @@ import org.jloadgen.api.TestScenario;
 /**
  * One configuration the overhead runner runs: a {@code jloadgen run} command line against the null SUT (or the
  * one-worker null SUT), with the settings of the official LoadGen's example null-SUT runs
- * ({@code shared/data/example-logs}).
+ * ({@code shared/data/example-logs}), or the command line of a native program (the C++ null SUT under the official
+ * LoadGen, for the side-by-side comparison).
  *
  * @param id          short name, used by {@code --only}.
  * @param description what it is, for the table's notes.
  * @param scenario    the scenario.
  * @param minDurationMs its {@code min_duration_ms} (for wall time / min_duration).
- * @param arguments   the {@code jloadgen} arguments (without {@code --out}).
+ * @param arguments   the {@code jloadgen} arguments, or the program's (without {@code --out}).
+ * @param executable  the native program, or {@code null} for {@code jloadgen} in a child JVM.
  */
 public record Configuration(String id, String description, TestScenario scenario, long minDurationMs,
-    List<String> arguments)
+    List<String> arguments, Path executable)
 {
     /**
      * Validates and copies.
@@ -48,7 +51,35 @@ public record Configuration(String id, String description, TestScenario scenario
             args.add("--set");
             args.add(s);
         }
-        return new Configuration(id, description, scenario, minDurationMs, args);
+        return new Configuration(id, description, scenario, minDurationMs, args, null);
+    }
+
+    /**
+     * @param id            short name.
+     * @param description   what it is.
+     * @param scenario      the scenario.
+     * @param minDurationMs {@code min_duration_ms}.
+     * @param executable    the C++ null SUT ({@code benchmarks/official}), which takes {@code --scenario},
+     *                      {@code --set}, {@code --quiet}, {@code --no-audit-config}, {@code --out} and
+     *                      {@code --report} as {@code jloadgen run} and the overhead child do.
+     * @param extra         its own options, e.g. {@code --completion worker}.
+     * @param sets          {@code FIELD=VALUE} settings, each passed with {@code --set}.
+     * @return the configuration of a quiet performance run of the C++ null SUT.
+     */
+    public static Configuration cppNullSut(final String id, final String description, final TestScenario scenario,
+        final long minDurationMs, final Path executable, final List<String> extra, final String... sets)
+    {
+        final List<String> args = new ArrayList<>(List.of("--scenario", scenario.logName(), "--quiet",
+            "--no-audit-config"));
+        args.addAll(extra);
+        args.add("--set");
+        args.add("min_duration_ms=" + minDurationMs);
+        for (final String s : sets)
+        {
+            args.add("--set");
+            args.add(s);
+        }
+        return new Configuration(id, description, scenario, minDurationMs, args, executable);
     }
 
     /**
@@ -59,7 +90,7 @@ public record Configuration(String id, String description, TestScenario scenario
     {
         final List<String> args = new ArrayList<>(arguments);
         args.addAll(extra);
-        return new Configuration(id, description, scenario, minDurationMs, args);
+        return new Configuration(id, description, scenario, minDurationMs, args, executable);
     }
 
     /**
@@ -67,6 +98,7 @@ public record Configuration(String id, String description, TestScenario scenario
      */
     public String commandLine()
     {
-        return "jloadgen " + String.join(" ", arguments);
+        return (executable == null ? "jloadgen" : executable.getFileName().toString()) + " " + String.join(" ",
+            arguments);
     }
 }

@@ -1,12 +1,16 @@
 package org.jloadgen.benchmarks.overhead;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 
 import org.jloadgen.cli.Main;
+import org.jloadgen.engine.official.OfficialEngineUnavailableException;
+import org.jloadgen.engine.official.OfficialLoadGenBuild;
 
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -23,13 +27,26 @@ import picocli.CommandLine.Option;
         "Measure JLoadGen's own overhead with the null SUT: run the configurations of the performance budget "
             + "(DESIGN.md), each repeat in a fresh JVM, and print a Markdown table of min / median / max, peak RSS "
             + "and wall time beside the official LoadGen's figures and the targets.",
-        "The full set takes 15-30 minutes; --only and --repeats run a subset (e.g. --only smoke --repeats 1)."})
+        "The full set takes 15-30 minutes; --only and --repeats run a subset (e.g. --only smoke --repeats 1).",
+        "--official: instead, the side-by-side comparison of the Java null SUT under the official LoadGen (the "
+            + "bridge) with a C++ null SUT under the same LoadGen build, runs alternated (about 7 minutes)."})
 public final class OverheadCommand implements Callable<Integer>
 {
     @Option(names = "--only", paramLabel = "ID", split = ",",
         description = "Run only these configurations: ${COMPLETION-CANDIDATES}. Default: all but smoke.",
         completionCandidates = Ids.class)
     List<String> only;
+
+    @Option(names = "--official",
+        description = "Run the side-by-side comparison with the official LoadGen instead of the budget table (--only "
+            + "ids: official-singlestream, official-offline-3.3m, official-server-10k, official-server-10k-worker; "
+            + "official-smoke for a quick check).")
+    boolean official;
+
+    @Option(names = "--loadgen-dir", paramLabel = "DIR",
+        description = "The official LoadGen source for --official (default: $LOADGEN_DIR, else "
+            + "../shared/mlperf-inference/loadgen).")
+    Path loadgenDir;
 
     @Option(names = "--repeats", paramLabel = "N", defaultValue = "3",
         description = "Runs per configuration and per peak-search target (default: ${DEFAULT-VALUE}).")
@@ -101,6 +118,10 @@ public final class OverheadCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintStream stdout = System.out;
+        if (official)
+        {
+            return compareWithOfficial(stdout);
+        }
         final OverheadRunner.Options options = new OverheadRunner.Options()
             .ids(only == null || only.isEmpty() ? BudgetTable.DEFAULT_IDS : only)
             .repeats(repeats)
@@ -118,6 +139,35 @@ public final class OverheadCommand implements Callable<Integer>
         if (output != null)
         {
             report.write(output);
+        }
+        return Main.EXIT_VALID;
+    }
+
+    private int compareWithOfficial(final PrintStream stdout) throws IOException
+    {
+        final OfficialLoadGenBuild build;
+        try
+        {
+            build = OfficialLoadGenBuild.locate(loadgenDir, System.err);
+        }
+        catch (final OfficialEngineUnavailableException ex)
+        {
+            System.err.println("jloadgen: " + ex.getMessage());
+            return Main.EXIT_USAGE;
+        }
+        final OverheadRunner.Options options = new OverheadRunner.Options().ids(BudgetTable.DEFAULT_IDS)
+            .repeats(repeats).workDir(workDir).quiet(quietCpu, maxQuietWaitS * 1_000).floorMs(0)
+            .retryDisturbed(maxOtherCpu, retries);
+        final ChildJvm child = ChildJvm.likeThisJvm(jvmArgs == null ? OverheadRunner.DEFAULT_JVM_FLAGS : jvmArgs,
+            childTimeLimitS * 1_000);
+        final OfficialComparison.Report report = new OverheadRunner(options, child, System.err).compareWithOfficial(
+            only == null || only.isEmpty() ? OfficialComparison.DEFAULT_IDS : only, build.nullSut(), loadgenDir);
+        final String table = "LoadGen " + build.version() + " built from " + build.loadgenDir() + "\n\n"
+            + report.markdown();
+        stdout.print(table);
+        if (output != null)
+        {
+            Files.writeString(output, table);
         }
         return Main.EXIT_VALID;
     }

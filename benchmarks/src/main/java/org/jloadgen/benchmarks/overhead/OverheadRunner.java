@@ -284,6 +284,52 @@ public final class OverheadRunner
             loadAverage());
     }
 
+    /**
+     * Runs the side-by-side comparison with the official LoadGen ({@link OfficialComparison}): for each repeat and
+     * row, the Java and the C++ null SUT in turn, the order swapped every repeat.
+     *
+     * @param ids        comparison ids (of {@link OfficialComparison#ALL_IDS}).
+     * @param nullSut    the C++ null SUT.
+     * @param loadgenDir the LoadGen source for the Java side, or {@code null} for its default.
+     * @return the report.
+     */
+    public OfficialComparison.Report compareWithOfficial(final List<String> ids, final Path nullSut,
+        final Path loadgenDir)
+    {
+        final Path work;
+        try
+        {
+            work = options.workDir != null ? Files.createDirectories(options.workDir)
+                : Files.createTempDirectory("jloadgen-official-");
+        }
+        catch (final IOException ex)
+        {
+            throw new UncheckedIOException("cannot create the work directory", ex);
+        }
+        final List<OfficialComparison.Row> rows = new ArrayList<>();
+        for (final String id : OfficialComparison.ordered(ids))
+        {
+            rows.add(OfficialComparison.row(id, nullSut, loadgenDir));
+        }
+        final Map<String, List<RunResult>> java = OfficialComparison.emptyRuns(rows);
+        final Map<String, List<RunResult>> cpp = OfficialComparison.emptyRuns(rows);
+        for (int r = 1; r <= options.repeats; r++)
+        {
+            for (final OfficialComparison.Row row : rows)
+            {
+                final boolean javaFirst = (r & 1) == 1;
+                for (int side = 0; side < 2; side++)
+                {
+                    final boolean isJava = (side == 0) == javaFirst;
+                    final Configuration configuration = isJava ? row.java() : row.cpp();
+                    (isJava ? java : cpp).get(row.id()).add(runOne(work.resolve(configuration.id())
+                        .resolve(String.valueOf(r)), configuration, r));
+                }
+            }
+        }
+        return new OfficialComparison.Report(options.repeats, rows, java, cpp, work);
+    }
+
     private void measureFloor(final List<SpinFloor.Result> floors)
     {
         if (options.floorMs == 0)

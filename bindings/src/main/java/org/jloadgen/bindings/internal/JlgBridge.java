@@ -423,7 +423,8 @@ public final class JlgBridge
 
     private static final class jlg_settings_from_config
     {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_INT);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER,
+            C_POINTER, C_INT);
         static final MemorySegment ADDR = findOrThrow("jlg_settings_from_config");
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -462,7 +463,8 @@ public final class JlgBridge
      * @param confType conf type.
      * @return its result: 0, -ENOENT or -EINVAL.
      */
-    public static int jlg_settings_from_config(final MemorySegment settings, final MemorySegment path, final MemorySegment model, final MemorySegment scenario, final int confType)
+    public static int jlg_settings_from_config(final MemorySegment settings, final MemorySegment path,
+        final MemorySegment model, final MemorySegment scenario, final int confType)
     {
         try
         {
@@ -624,7 +626,8 @@ public final class JlgBridge
      * @param value value.
      * @return a JLG_SETTINGS_* code.
      */
-    public static int jlg_settings_set_double(final MemorySegment settings, final MemorySegment field, final double value)
+    public static int jlg_settings_set_double(final MemorySegment settings, final MemorySegment field,
+        final double value)
     {
         try
         {
@@ -844,7 +847,8 @@ public final class JlgBridge
      * @param value value.
      * @return a JLG_SETTINGS_* code.
      */
-    public static int jlg_settings_get_double(final MemorySegment settings, final MemorySegment field, final MemorySegment value)
+    public static int jlg_settings_get_double(final MemorySegment settings, final MemorySegment field,
+        final MemorySegment value)
     {
         try
         {
@@ -899,7 +903,8 @@ public final class JlgBridge
      * @param value value.
      * @return a JLG_SETTINGS_* code.
      */
-    public static int jlg_settings_get_uint64(final MemorySegment settings, final MemorySegment field, final MemorySegment value)
+    public static int jlg_settings_get_uint64(final MemorySegment settings, final MemorySegment field,
+        final MemorySegment value)
     {
         try
         {
@@ -917,7 +922,8 @@ public final class JlgBridge
 
     private static final class jlg_settings_log_output
     {
-        static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(C_POINTER, C_POINTER, C_POINTER, C_POINTER, C_INT, C_INT, C_INT, C_INT);
+        static final FunctionDescriptor DESC = FunctionDescriptor.ofVoid(C_POINTER, C_POINTER, C_POINTER, C_POINTER,
+            C_INT, C_INT, C_INT, C_INT);
         static final MemorySegment ADDR = findOrThrow("jlg_settings_log_output");
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -958,11 +964,14 @@ public final class JlgBridge
      * @param copySummaryToStdout copy summary to stdout.
      * @param enableTrace enable trace.
      */
-    public static void jlg_settings_log_output(final MemorySegment settings, final MemorySegment outdir, final MemorySegment prefix, final MemorySegment suffix, final int prefixWithDatetime, final int copyDetailToStdout, final int copySummaryToStdout, final int enableTrace)
+    public static void jlg_settings_log_output(final MemorySegment settings, final MemorySegment outdir,
+        final MemorySegment prefix, final MemorySegment suffix, final int prefixWithDatetime,
+        final int copyDetailToStdout, final int copySummaryToStdout, final int enableTrace)
     {
         try
         {
-            jlg_settings_log_output.HANDLE.invokeExact(settings, outdir, prefix, suffix, prefixWithDatetime, copyDetailToStdout, copySummaryToStdout, enableTrace);
+            jlg_settings_log_output.HANDLE.invokeExact(settings, outdir, prefix, suffix, prefixWithDatetime,
+                copyDetailToStdout, copySummaryToStdout, enableTrace);
         }
         catch (final Error | RuntimeException ex)
         {
@@ -976,7 +985,8 @@ public final class JlgBridge
 
     private static final class jlg_bridge_start_test
     {
-        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG, C_LONG, C_POINTER, C_LONG, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_POINTER, C_LONG,
+            C_LONG, C_POINTER, C_LONG, C_POINTER, C_POINTER, C_POINTER, C_POINTER);
         static final MemorySegment ADDR = findOrThrow("jlg_bridge_start_test");
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
     }
@@ -1021,11 +1031,15 @@ public final class JlgBridge
      * @param unloadSamples unload samples.
      * @return a JLG_BRIDGE_* result.
      */
-    public static int jlg_bridge_start_test(final MemorySegment settings, final MemorySegment sutName, final MemorySegment qslName, final long totalSampleCount, final long performanceSampleCount, final MemorySegment auditConfig, final long client, final MemorySegment issueQuery, final MemorySegment flushQueries, final MemorySegment loadSamples, final MemorySegment unloadSamples)
+    public static int jlg_bridge_start_test(final MemorySegment settings, final MemorySegment sutName,
+        final MemorySegment qslName, final long totalSampleCount, final long performanceSampleCount,
+        final MemorySegment auditConfig, final long client, final MemorySegment issueQuery,
+        final MemorySegment flushQueries, final MemorySegment loadSamples, final MemorySegment unloadSamples)
     {
         try
         {
-            return (int)jlg_bridge_start_test.HANDLE.invokeExact(settings, sutName, qslName, totalSampleCount, performanceSampleCount, auditConfig, client, issueQuery, flushQueries, loadSamples, unloadSamples);
+            return (int)jlg_bridge_start_test.HANDLE.invokeExact(settings, sutName, qslName, totalSampleCount,
+                performanceSampleCount, auditConfig, client, issueQuery, flushQueries, loadSamples, unloadSamples);
         }
         catch (final Error | RuntimeException ex)
         {
@@ -1187,7 +1201,8 @@ public final class JlgBridge
      * @param client client.
      * @return the number dropped.
      */
-    public static long jlg_bridge_complete_with_callback(final MemorySegment responses, final long count, final MemorySegment callback, final long client)
+    public static long jlg_bridge_complete_with_callback(final MemorySegment responses, final long count,
+        final MemorySegment callback, final long client)
     {
         try
         {

@@ -7,7 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code jlg_flush_queries_callback} from {@code jlg_bridge.h}: FlushQueries. Hand-written in the shape jextract produces for a
+ * {@code jlg_flush_queries_callback} from {@code jlg_bridge.h}: FlushQueries. Hand-written in the shape jextract
+ * produces for a
  * function-pointer typedef: the Java interface, an upcall stub for it, and a downcall through a pointer.
  * Addresses arrive as {@code long}s so an upcall allocates nothing.
  */

@@ -7,13 +7,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code jlg_issue_query_callback} from {@code jlg_bridge.h}: IssueQuery: {@code count} samples ({@link jlg_query_sample}) at {@code samples_address}. Hand-written in the shape jextract produces for a
+ * {@code jlg_issue_query_callback} from {@code jlg_bridge.h}: IssueQuery: {@code count} samples ({@link
+ * jlg_query_sample}) at {@code samples_address}. Hand-written in the shape jextract produces for a
  * function-pointer typedef: the Java interface, an upcall stub for it, and a downcall through a pointer.
  * Addresses arrive as {@code long}s so an upcall allocates nothing.
  */
 public final class jlg_issue_query_callback
 {
-    private static final FunctionDescriptor DESC = FunctionDescriptor.of(JlgBridge.C_INT, JlgBridge.C_LONG, JlgBridge.C_LONG, JlgBridge.C_LONG);
+    private static final FunctionDescriptor DESC = FunctionDescriptor.of(JlgBridge.C_INT, JlgBridge.C_LONG,
+        JlgBridge.C_LONG, JlgBridge.C_LONG);
     private static final MethodHandle UP = JlgBridge.upcallHandle(Function.class, "apply", DESC);
 
     private jlg_issue_query_callback()
@@ -62,7 +64,8 @@ public final class jlg_issue_query_callback
      * @param count count.
      * @return what it returns.
      */
-    public static int invoke(final MemorySegment function, final long client, final long samplesAddress, final long count)
+    public static int invoke(final MemorySegment function, final long client, final long samplesAddress,
+        final long count)
     {
         try
         {

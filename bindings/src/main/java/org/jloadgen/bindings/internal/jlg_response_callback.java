@@ -7,7 +7,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code jlg_response_callback} from {@code jlg_bridge.h}: LoadGen's ResponseCallback for entry {@code index} of the array being completed. Hand-written in the shape jextract produces for a
+ * {@code jlg_response_callback} from {@code jlg_bridge.h}: LoadGen's ResponseCallback for entry {@code index} of the
+ * array being completed. Hand-written in the shape jextract produces for a
  * function-pointer typedef: the Java interface, an upcall stub for it, and a downcall through a pointer.
  * Addresses arrive as {@code long}s so an upcall allocates nothing.
  */

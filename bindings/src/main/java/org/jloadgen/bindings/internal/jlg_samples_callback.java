@@ -7,13 +7,15 @@ import java.lang.foreign.MemorySegment;
 import java.lang.invoke.MethodHandle;
 
 /**
- * {@code jlg_samples_callback} from {@code jlg_bridge.h}: LoadSamplesToRam / UnloadSamplesFromRam: {@code count} QSL indices at {@code indices_address}. Hand-written in the shape jextract produces for a
+ * {@code jlg_samples_callback} from {@code jlg_bridge.h}: LoadSamplesToRam / UnloadSamplesFromRam: {@code count} QSL
+ * indices at {@code indices_address}. Hand-written in the shape jextract produces for a
  * function-pointer typedef: the Java interface, an upcall stub for it, and a downcall through a pointer.
  * Addresses arrive as {@code long}s so an upcall allocates nothing.
  */
 public final class jlg_samples_callback
 {
-    private static final FunctionDescriptor DESC = FunctionDescriptor.of(JlgBridge.C_INT, JlgBridge.C_LONG, JlgBridge.C_LONG, JlgBridge.C_LONG);
+    private static final FunctionDescriptor DESC = FunctionDescriptor.of(JlgBridge.C_INT, JlgBridge.C_LONG,
+        JlgBridge.C_LONG, JlgBridge.C_LONG);
     private static final MethodHandle UP = JlgBridge.upcallHandle(Function.class, "apply", DESC);
 
     private jlg_samples_callback()
@@ -62,7 +64,8 @@ public final class jlg_samples_callback
      * @param count count.
      * @return what it returns.
      */
-    public static int invoke(final MemorySegment function, final long client, final long indicesAddress, final long count)
+    public static int invoke(final MemorySegment function, final long client, final long indicesAddress,
+        final long count)
     {
         try
         {

@@ -29,8 +29,9 @@ import org.jloadgen.bindings.LoadGenBridge;
  * @param failure          why the SUT failed, or {@code null}.
  * @param progress         the bridge's counters at the end.
  */
-public record OfficialResult(Outcome outcome, TestMode mode, Path summaryFile, Path detailFile, Path accuracyFile, Path traceFile,
-    Boolean performanceValid, int errorCount, int warningCount, String failure, LoadGenBridge.Progress progress)
+public record OfficialResult(Outcome outcome, TestMode mode, Path summaryFile, Path detailFile, Path accuracyFile,
+    Path traceFile, Boolean performanceValid, int errorCount, int warningCount, String failure,
+    LoadGenBridge.Progress progress)
 {
     private static final Pattern RESULT = Pattern.compile("(?m)^Result is : (VALID|INVALID)\\s*$");
     private static final Pattern ERRORS = Pattern.compile("(?m)^(\\d+) ERRORS? encountered");

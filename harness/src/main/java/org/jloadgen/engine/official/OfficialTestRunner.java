@@ -75,9 +75,10 @@ public final class OfficialTestRunner
             final int code;
             try (CompletionWatchdog watchdog = new CompletionWatchdog(completionTimeoutMs, failures))
             {
+                // An audit.config name that cannot exist when there is none: LoadGen looks for the file it is given.
+                final String auditConfig = settings.auditConfig() == null ? "" : settings.auditConfig().toString();
                 code = LoadGenBridge.startTest(loadgen, sut.name(), qsl.name(), qsl.totalSampleCount(),
-                    qsl.performanceSampleCount(), settings.auditConfig() == null ? "" : settings.auditConfig().toString(),
-                    client);
+                    qsl.performanceSampleCount(), auditConfig, client);
             }
             joinIssueThreads(issueThreads);
             return OfficialResult.read(outcome(code), TestMode.fromCode(loadgen.mode()), LogFiles.find(logs),

@@ -44,7 +44,8 @@ class OfficialFailuresTest
         final List<String> server = List.of("--scenario", "Server", "--set", "server_target_qps=2000",
             "--set", "min_duration_ms=300", "--set", "min_query_count=200");
         final List<String> serverThreads = List.of("--scenario", "Server", "--set", "server_target_qps=2000",
-            "--set", "min_duration_ms=300", "--set", "min_query_count=200", "--set", "server_num_issue_query_threads=2");
+            "--set", "min_duration_ms=300", "--set", "min_query_count=200",
+            "--set", "server_num_issue_query_threads=2");
         // Offline issues one query: its first one misbehaves.
         final List<String> offline = List.of("--scenario", "Offline", "--set", "offline_expected_qps=2000",
             "--set", "min_duration_ms=300", "--sut-opt", "batch=16", "--sut-opt", "misbehave-after=0");
@@ -89,7 +90,8 @@ class OfficialFailuresTest
         final MlLogParser detail = MlLogParser.parse(out.resolve("mlperf_log_detail.txt"));
         assertTrue(detail.records().stream().anyMatch(r -> r.isError() && "error_runtime".equals(r.key())
             && String.valueOf(r.value()).contains(expected)), "error_runtime record with '" + expected + "'");
-        final String accuracy = Files.readString(out.resolve("mlperf_log_accuracy.json"), StandardCharsets.UTF_8).strip();
+        final String accuracy = Files.readString(out.resolve("mlperf_log_accuracy.json"), StandardCharsets.UTF_8)
+            .strip();
         assertTrue(accuracy.startsWith("[") && accuracy.endsWith("]"), "a closed accuracy log: " + accuracy);
         assertTrue(tookMs < 60_000, "took " + tookMs + " ms");
     }
