@@ -79,7 +79,7 @@ class OutstandingSamples {
  public:
   enum class Mark { kOk, kDuplicate, kUnknown };
 
-  OutstandingSamples() : slots_(kInitialSlots, kEmpty) {}
+  OutstandingSamples() : slots_(kInitialSlots, uint64_t{kEmpty}) {}
 
   // Registers the samples of one query.
   void AddQuery(const QuerySample* samples, size_t count) {
@@ -326,12 +326,14 @@ class OutstandingSamples {
     }
   }
 
+  // Clears the tombstones (every few hundred one-sample queries), or grows the table. The spare table keeps its
+  // memory, so clearing allocates nothing.
   void Rehash(size_t size) {
-    std::vector<uint64_t> old(size, kEmpty);
-    old.swap(slots_);
+    spare_.assign(size, uint64_t{kEmpty});  // a copy: C++14 would odr-use the constant
+    spare_.swap(slots_);
     live_ = 0;
     used_ = 0;
-    for (uint64_t id : old) {
+    for (uint64_t id : spare_) {
       if (id != kEmpty && id != kTombstone) Insert(id);
     }
   }
@@ -348,6 +350,7 @@ class OutstandingSamples {
   static constexpr size_t kRecent = 4096;
   std::vector<std::unique_ptr<Group>> groups_;
   std::vector<uint64_t> slots_;
+  std::vector<uint64_t> spare_;
   size_t live_ = 0;
   size_t used_ = 0;
   uint64_t outstanding_ = 0;
