@@ -1,6 +1,8 @@
 package org.jloadgen.cli;
 
+import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,8 +26,9 @@ final class OfficialRun
 {
     /** Options that tune JLoadGen's own engine and mean nothing to LoadGen. */
     private static final List<String> JLOADGEN_ENGINE_OPTIONS = List.of("--server-wait", "--hybrid-spin-ns",
-        "--completion-wait", "--no-latency-histogram", "--latency-interval-ms", "--issue-cpu", "--pin-memory",
-        "--huge-pages", "--numa-node", "--startup-ms", "--warmup-ms", "--abort-grace-ms", "--trace", "--trace-speed");
+        "--completion-wait", "--no-latency-histogram", "--no-issue-lateness", "--jfr", "--latency-interval-ms",
+        "--issue-cpu", "--pin-memory", "--huge-pages", "--numa-node", "--startup-ms", "--warmup-ms",
+        "--abort-grace-ms", "--trace", "--trace-speed");
 
     private final RunCommand run;
     private final PrintStream stdout;
@@ -123,7 +126,16 @@ final class OfficialRun
         }
         if (result.summaryFile() != null)
         {
-            stdout.println("Logs: " + result.summaryFile().toAbsolutePath().getParent() + " (the official LoadGen's)");
+            final Path logs = result.summaryFile().toAbsolutePath().getParent();
+            try
+            {
+                instance.writeStatistics(logs, stdout);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                stderr.println("jloadgen: warning: the SUT's statistics could not be written: " + ex.getMessage());
+            }
+            stdout.println("Logs: " + logs + " (the official LoadGen's)");
         }
         if (result.outcome() == OfficialResult.Outcome.ABORTED || result.errorCount() > 0)
         {
