@@ -1,17 +1,12 @@
 package org.jloadgen.bindings.internal;
 
 import java.io.IOException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.TreeSet;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.junit.jupiter.api.Test;
 
@@ -35,30 +30,14 @@ class AllowListTest
     {
         final List<String> allowed = listed("--include-function");
         assertEquals(allowed, JlgNative.FUNCTIONS);
-
-        final Set<String> wrappers = new TreeSet<>();
-        for (final Method method : JlgNative.class.getDeclaredMethods())
-        {
-            if (Modifier.isPublic(method.getModifiers()) && method.getName().startsWith("jlg_") &&
-                !method.getName().contains("$"))
-            {
-                wrappers.add(method.getName());
-            }
-        }
-        assertEquals(new TreeSet<>(allowed), wrappers);
+        assertEquals(new TreeSet<>(allowed), AllowLists.wrappers(JlgNative.class));
     }
 
     @Test
     void shouldFindEveryAllowListedFunctionInTheHeaderAndTheLibrary() throws IOException
     {
-        final String header = Files.readString(HEADER, StandardCharsets.UTF_8);
-        final Set<String> declared = new TreeSet<>();
-        final Matcher matcher = Pattern.compile("\\b(jlg_[a-z_0-9]+)\\(").matcher(header);
-        while (matcher.find())
-        {
-            declared.add(matcher.group(1));
-        }
-        assertEquals(declared, new TreeSet<>(listed("--include-function")), "functions declared in " + HEADER);
+        assertEquals(AllowLists.declaredFunctions(HEADER), new TreeSet<>(listed("--include-function")),
+            "functions declared in " + HEADER);
 
         final NativeLibraryLoader.Result result = NativeLibraryLoader.result();
         assertTrue(result.isLoaded(), result.failure());
@@ -89,24 +68,9 @@ class AllowListTest
     {
         final List<String> allowed = listed(CUDA_INCLUDES, "--include-function");
         assertEquals(allowed, JlgCuda.FUNCTIONS);
-        final Set<String> wrappers = new TreeSet<>();
-        for (final Method method : JlgCuda.class.getDeclaredMethods())
-        {
-            if (Modifier.isPublic(method.getModifiers()) && method.getName().startsWith("jlg_")
-                && !method.getName().contains("$"))
-            {
-                wrappers.add(method.getName());
-            }
-        }
-        assertEquals(new TreeSet<>(allowed), wrappers);
-        final String header = Files.readString(CUDA_HEADER, StandardCharsets.UTF_8);
-        final Set<String> declared = new TreeSet<>();
-        final Matcher matcher = Pattern.compile("\\b(jlg_[a-z_0-9]+)\\(").matcher(header);
-        while (matcher.find())
-        {
-            declared.add(matcher.group(1));
-        }
-        assertEquals(declared, new TreeSet<>(allowed), "functions declared in " + CUDA_HEADER);
+        assertEquals(new TreeSet<>(allowed), AllowLists.wrappers(JlgCuda.class));
+        assertEquals(AllowLists.declaredFunctions(CUDA_HEADER), new TreeSet<>(allowed),
+            "functions declared in " + CUDA_HEADER);
         final NativeLibraryLoader.Result result = NativeLibraryLoader.cudaResult();
         if (result.isLoaded())
         {
@@ -130,15 +94,6 @@ class AllowListTest
 
     private static List<String> listed(final Path includes, final String option) throws IOException
     {
-        final List<String> names = new ArrayList<>();
-        for (final String line : Files.readAllLines(includes, StandardCharsets.UTF_8))
-        {
-            final String[] words = line.strip().split("\\s+");
-            if (words.length == 2 && option.equals(words[0]))
-            {
-                names.add(words[1]);
-            }
-        }
-        return names;
+        return AllowLists.listed(includes, option);
     }
 }

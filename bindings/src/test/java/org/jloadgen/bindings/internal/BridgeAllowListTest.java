@@ -1,18 +1,12 @@
 package org.jloadgen.bindings.internal;
 
 import java.io.IOException;
-import java.lang.reflect.Method;
-import java.lang.reflect.Modifier;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 import org.jloadgen.bindings.OfficialBridgeBuild;
 import org.junit.jupiter.api.Test;
@@ -35,29 +29,14 @@ class BridgeAllowListTest
     {
         final List<String> allowed = listed("--include-function");
         assertEquals(allowed, JlgBridge.FUNCTIONS);
-        final Set<String> wrappers = new TreeSet<>();
-        for (final Method method : JlgBridge.class.getDeclaredMethods())
-        {
-            if (Modifier.isPublic(method.getModifiers()) && method.getName().startsWith("jlg_")
-                && !method.getName().contains("$"))
-            {
-                wrappers.add(method.getName());
-            }
-        }
-        assertEquals(new TreeSet<>(allowed), wrappers);
+        assertEquals(new TreeSet<>(allowed), AllowLists.wrappers(JlgBridge.class));
     }
 
     @Test
     void shouldDeclareEveryAllowListedFunctionInTheHeader() throws IOException
     {
-        final String header = Files.readString(HEADER, StandardCharsets.UTF_8);
-        final Set<String> declared = new TreeSet<>();
-        final Matcher matcher = Pattern.compile("\\b(jlg_[a-z_0-9]+)\\(").matcher(header);
-        while (matcher.find())
-        {
-            declared.add(matcher.group(1));
-        }
-        assertEquals(declared, new TreeSet<>(listed("--include-function")), "functions declared in " + HEADER);
+        assertEquals(AllowLists.declaredFunctions(HEADER), new TreeSet<>(listed("--include-function")),
+            "functions declared in " + HEADER);
     }
 
     @Test
@@ -101,15 +80,6 @@ class BridgeAllowListTest
 
     private static List<String> listed(final String option) throws IOException
     {
-        final List<String> names = new ArrayList<>();
-        for (final String line : Files.readAllLines(INCLUDES, StandardCharsets.UTF_8))
-        {
-            final String[] words = line.strip().split("\\s+");
-            if (words.length == 2 && option.equals(words[0]))
-            {
-                names.add(words[1]);
-            }
-        }
-        return names;
+        return AllowLists.listed(INCLUDES, option);
     }
 }
