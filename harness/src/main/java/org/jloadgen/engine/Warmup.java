@@ -28,18 +28,15 @@ import org.jloadgen.sut.synthetic.NullSut;
  * issue and completion loops; the completion path records into a histogram whenever the test does, because code
  * compiled without one was deoptimised by the test's first completion; Offline queries span several null-SUT
  * chunks, as the test's do; and after its budget the warm-up goes on while the JIT is still finishing
- * compilations (up to {@value #JIT_WAIT_BUDGETS} budgets in all), because at start-up the compiler threads are
- * busy with the CLI's own code and the optimised loops otherwise arrived during the measured run.
+ * compilations (up to {@value WarmupClock#JIT_WAIT_BUDGETS} budgets in all, {@link WarmupClock}), because at
+ * start-up the compiler threads are busy with the CLI's own code and the optimised loops otherwise arrived during
+ * the measured run.
  */
 final class Warmup
 {
     private static final int QUERIES_PER_ROUND = 20_000;
     /** Offline rounds issue more samples than one null-SUT chunk, so the chunk loop is profiled as it runs. */
     private static final int OFFLINE_SAMPLES_PER_ROUND = 2 * NullSut.CHUNK + 1;
-    /** Longest warm-up, in budgets, while compilations are still finishing. */
-    private static final int JIT_WAIT_BUDGETS = 4;
-    /** The JIT counts as done when no compilation finished for this long. */
-    private static final long JIT_QUIET_NS = 100_000_000L;
 
     private Warmup()
     {
@@ -74,15 +71,7 @@ final class Warmup
             : null;
         final NullSut sut = new NullSut();
         final SequenceGen sequence = new SequenceGen();
-        final java.lang.management.CompilationMXBean jit = java.lang.management.ManagementFactory
-            .getCompilationMXBean();
-        final boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
-        final long startNs = System.nanoTime();
-        final long deadlineNs = startNs + budgetMs * 1_000_000L;
-        final long capNs = startNs + JIT_WAIT_BUDGETS * budgetMs * 1_000_000L;
-        long compiledMs = jitTimed ? jit.getTotalCompilationTime() : 0;
-        long lastCompiledNs = startNs;
-        long nowNs;
+        final WarmupClock clock = new WarmupClock(budgetMs);
         int rounds = 0;
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
             QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator());
@@ -94,15 +83,8 @@ final class Warmup
                 recorder.reset();
                 loop.run(trace, recorder, settings, TestMode.PERFORMANCE_ONLY, sut, sink);
                 rounds++;
-                nowNs = System.nanoTime();
-                if (jitTimed && jit.getTotalCompilationTime() != compiledMs)
-                {
-                    compiledMs = jit.getTotalCompilationTime();
-                    lastCompiledNs = nowNs;
-                }
             }
-            while (nowNs - deadlineNs < 0
-                || (jitTimed && nowNs - lastCompiledNs < JIT_QUIET_NS && nowNs - capNs < 0));
+            while (clock.another());
         }
         return rounds;
     }

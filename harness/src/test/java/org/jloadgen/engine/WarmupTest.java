@@ -26,4 +26,20 @@ class WarmupTest
     {
         assertEquals(0, Warmup.run(TestScenario.SERVER, new EngineOptions(), 0));
     }
+
+    @Test
+    void shouldStopAfterTheBudgetAndNotLaterThanTheCap()
+    {
+        final long startNs = System.nanoTime();
+        final WarmupClock clock = new WarmupClock(20);
+        int rounds = 0;
+        while (clock.another())
+        {
+            rounds++;
+        }
+        final long elapsedMs = (System.nanoTime() - startNs) / 1_000_000L;
+        assertTrue(rounds >= 1 && elapsedMs >= 20, rounds + " rounds, " + elapsedMs + " ms");
+        // The cap is 4 budgets (80 ms); the slack is for a busy machine between two calls.
+        assertTrue(elapsedMs < 80 + 2_000, elapsedMs + " ms");
+    }
 }

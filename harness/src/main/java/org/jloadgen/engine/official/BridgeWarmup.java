@@ -3,10 +3,9 @@ package org.jloadgen.engine.official;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 
 import org.jloadgen.api.QuerySampleResponses;
+import org.jloadgen.engine.WarmupClock;
 import org.jloadgen.sut.synthetic.NullSut;
 
 /**
@@ -17,7 +16,7 @@ import org.jloadgen.sut.synthetic.NullSut;
  * 3.3M-sample run: a cold 3.3M-sample completion loop takes about 60 ms in interpreted and C1 code, 10 ms once C2
  * has compiled it, a fifth of the whole figure. The user's SUT is not called, and nothing reaches LoadGen: with no
  * test running the bridge drops every completion (its counters restart with the test). As the engine's warm-up, it
- * goes on while the JIT is still finishing compilations, up to {@value #JIT_WAIT_BUDGETS} budgets.
+ * goes on while the JIT is still finishing compilations ({@link WarmupClock}).
  */
 final class BridgeWarmup
 {
@@ -25,8 +24,6 @@ final class BridgeWarmup
     private static final int LARGE_QUERY = 2 * NullSut.CHUNK + 1;
     private static final int SINGLES_PER_ROUND = 256;
     private static final long RECORD_BYTES = 16;
-    private static final int JIT_WAIT_BUDGETS = 4;
-    private static final long JIT_QUIET_NS = 100_000_000L;
 
     private BridgeWarmup()
     {
@@ -43,8 +40,6 @@ final class BridgeWarmup
         {
             return 0;
         }
-        final CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-        final boolean jitTimed = jit != null && jit.isCompilationTimeMonitoringSupported();
         final NullSut sut = new NullSut();
         final BridgeSamples samples = new BridgeSamples(new LoadedSet(), false);
         final BridgeResponseSink sink = client.sink();
@@ -59,12 +54,7 @@ final class BridgeWarmup
                 records.set(ValueLayout.JAVA_LONG, RECORD_BYTES * i + 8, i);
             }
             final QuerySampleResponses responses = new QuerySampleResponses(1, arena);
-            final long startNs = System.nanoTime();
-            final long deadlineNs = startNs + warmupMs * 1_000_000L;
-            final long capNs = startNs + JIT_WAIT_BUDGETS * warmupMs * 1_000_000L;
-            long compiledMs = jitTimed ? jit.getTotalCompilationTime() : 0;
-            long lastCompiledNs = startNs;
-            long nowNs;
+            final WarmupClock clock = new WarmupClock(warmupMs);
             do
             {
                 sut.issueQuery(samples.wrap(records.address(), LARGE_QUERY), sink);
@@ -77,15 +67,8 @@ final class BridgeWarmup
                 sink.firstToken(samples.responseId(0), 0L, 0L);
                 sink.complete(samples.responseId(0), 0L, 0L, 0L);
                 rounds++;
-                nowNs = System.nanoTime();
-                if (jitTimed && jit.getTotalCompilationTime() != compiledMs)
-                {
-                    compiledMs = jit.getTotalCompilationTime();
-                    lastCompiledNs = nowNs;
-                }
             }
-            while (nowNs - deadlineNs < 0
-                || (jitTimed && nowNs - lastCompiledNs < JIT_QUIET_NS && nowNs - capNs < 0));
+            while (clock.another());
         }
         return rounds;
     }
