@@ -6,9 +6,11 @@
 #pragma GCC visibility pop
 
 #include <atomic>
+#include <chrono>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <future>
 #include <iostream>
 #include <memory>
 #include <mutex>
@@ -63,6 +65,18 @@ void LogError(const std::string& message) {
   mlperf::LogDetail([message](mlperf::AsyncDetail& detail) {
     MLPERF_LOG_ERROR(detail, "error_runtime", message);
   });
+}
+
+// LogError, then waits (up to 5 s) until LoadGen's IO thread has written it. LoadGen's StopLogging flushes only
+// the test thread's entries before it writes the summary, so an error logged on another thread just before the
+// test ends (a failure whose drain lets LoadGen finish at once) would miss the summary's error count and the
+// detail log. Entries of one thread are written in order, so the marker logged after the error proves it written.
+void LogErrorWritten(const std::string& message) {
+  LogError(message);
+  auto written = std::make_shared<std::promise<void>>();
+  std::future<void> done = written->get_future();
+  mlperf::logging::Log([written](mlperf::logging::AsyncLog&) { written->set_value(); });
+  done.wait_for(std::chrono::seconds(5));
 }
 
 std::string Hex(uint64_t value) {
@@ -481,7 +495,7 @@ class Bridge {
       }
       outstanding_.TakeAll(&ids);
     }
-    LogError("jloadgen bridge: the test ends because the SUT failed: " + reason +
+    LogErrorWritten("jloadgen bridge: the test ends because the SUT failed: " + reason +
              (ids.empty() ? std::string()
                           : "; the bridge completes the " + std::to_string(ids.size()) +
                                 " outstanding samples on the SUT's behalf so LoadGen can end"));
