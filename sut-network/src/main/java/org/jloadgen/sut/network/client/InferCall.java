@@ -123,8 +123,10 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
      */
     void streamAnswered(final byte[] data, final int offset, final int length)
     {
-        sut.monitor().sink().complete(responseId, data, offset, length, 0L);
+        // Counted before the engine hears of it: the last completion may end the run, and the node's counts are
+        // read then.
         node.pool().answered();
+        sut.monitor().sink().complete(responseId, data, offset, length, 0L);
         startNs = 0;
         node.pool().release(this);
     }
@@ -156,6 +158,9 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
             if (scanner.scan(buffer.bytes(), length))
             {
                 answered = true;
+                // Counted before the engine hears of it, not when the call closes: the last completion may end the
+                // run, and the node's counts are read then.
+                node.pool().answered();
                 sut.monitor().sink().complete(responseId, buffer.bytes(), scanner.dataOffset(), scanner.dataLength(),
                     0L);
             }
@@ -178,9 +183,14 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
     {
         try
         {
-            if (answered && status.isOk())
+            if (answered)
             {
-                node.pool().answered();
+                if (!status.isOk())
+                {
+                    // The sample completed with the answer (and is counted answered); an error status after it still
+                    // fails the run, and the node's other requests in flight are lost with it.
+                    sut.monitor().serverFailed(node, "closed an answered call with " + NetworkSut.describe(status));
+                }
             }
             else
             {
