@@ -53,7 +53,6 @@ class NetworkClusterTest
     private ServeProcess nodeB;
     /** QSL index to the model's local answer (10 float32 logits). */
     private final Map<Long, byte[]> expected = new HashMap<>();
-    private double accuracyRunSamplesPerSecond;
 
     @BeforeAll
     void startCluster() throws Exception
@@ -146,11 +145,9 @@ class NetworkClusterTest
     void shouldScoreTheModelsKnownAccuracyThroughTheClusterOnStreams()
     {
         final Path out = dir.resolve("accuracy");
-        final long startNs = System.nanoTime();
         // Over Triton's streaming extension: every request a message on one stream per node.
         final CliRun cli = CliRun.of(client("Offline", "AccuracyOnly", out, "--sut-opt", "stream=true")
             .toArray(String[]::new));
-        accuracyRunSamplesPerSecond = FashionMnist.SAMPLE_COUNT / ((System.nanoTime() - startNs) / 1e9);
         assertEquals(0, cli.exitCode(), cli::toString);
         assertTrue(cli.out().contains("Accuracy: top-1 accuracy: 89.19% (8919 of 10000 samples)"), cli::toString);
         assertEquals(FashionMnist.SAMPLE_COUNT, checkEveryResponse(out.resolve("mlperf_log_accuracy.json")));
@@ -184,11 +181,12 @@ class NetworkClusterTest
     @Test
     void shouldRunOfflineValidWithEveryResponseChecked() throws Exception
     {
-        // An Offline run is VALID when it lasts min_duration: ask for ~3x the rate this machine just managed.
-        final double qps = accuracyRunSamplesPerSecond > 0 ? 3 * accuracyRunSamplesPerSecond : 20_000;
+        // An Offline run is VALID when its 22,000 samples (40,000 QPS x 1.1 x 0.5 s) take at least min_duration:
+        // the cluster answers about 8,000 a second on a 2-core machine, so a machine would need 5x that, whatever
+        // its load. (A rate measured from another run would track load changes between the two, not this run.)
         final Path out = dir.resolve("offline");
-        final CliRun cli = CliRun.of(client("Offline", "PerformanceOnly", out, "--set", "offline_expected_qps=" + qps,
-            "--set", "min_duration_ms=1000", "--set", "accuracy_log_probability=1").toArray(String[]::new));
+        final CliRun cli = CliRun.of(client("Offline", "PerformanceOnly", out, "--set", "offline_expected_qps=40000",
+            "--set", "min_duration_ms=500", "--set", "accuracy_log_probability=1").toArray(String[]::new));
         assertEquals(0, cli.exitCode(), () -> withSummary(cli, out));
         final MlLogParser detail = MlLogParser.parse(out.resolve("mlperf_log_detail.txt"));
         assertEquals(0, detail.errorCount(), cli::toString);
