@@ -1,5 +1,7 @@
 /*
- * Thread side of jlg_native: kernel thread id, current CPU and node, affinity of the calling thread.
+ * Thread side of jlg_native: kernel thread id, current CPU and node, affinity, timer slack and scheduling policy of
+ * the calling thread (Linux applies prctl(PR_SET_TIMERSLACK) and sched_setscheduler(0, ...) to the calling thread,
+ * not the whole process).
  * gettid and getcpu go through syscall(2) so the library also runs on glibc older than 2.29/2.30.
  */
 #define _GNU_SOURCE
@@ -8,6 +10,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -49,4 +52,45 @@ int jlg_get_thread_affinity(uint64_t *const mask, const size_t mask_bytes)
         return EINVAL;
     }
     return sched_getaffinity(0, mask_bytes, (cpu_set_t *)(void *)mask) == 0 ? 0 : errno;
+}
+
+int jlg_set_thread_timer_slack(const uint64_t slack_ns)
+{
+    return prctl(PR_SET_TIMERSLACK, (unsigned long)slack_ns, 0UL, 0UL, 0UL) == 0 ? 0 : errno;
+}
+
+int jlg_get_thread_timer_slack(uint64_t *const slack_ns)
+{
+    if (slack_ns == NULL)
+    {
+        return EINVAL;
+    }
+    const int value = prctl(PR_GET_TIMERSLACK, 0UL, 0UL, 0UL, 0UL);
+    if (value < 0)
+    {
+        return errno;
+    }
+    *slack_ns = (uint64_t)(unsigned int)value;
+    return 0;
+}
+
+int jlg_set_thread_idle_policy(void)
+{
+    const struct sched_param param = {.sched_priority = 0};
+    return sched_setscheduler(0, SCHED_IDLE, &param) == 0 ? 0 : errno;
+}
+
+int jlg_get_thread_policy(int32_t *const policy)
+{
+    if (policy == NULL)
+    {
+        return EINVAL;
+    }
+    const int value = sched_getscheduler(0);
+    if (value < 0)
+    {
+        return errno;
+    }
+    *policy = value;
+    return 0;
 }

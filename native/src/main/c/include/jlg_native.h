@@ -71,6 +71,24 @@ int jlg_set_thread_affinity(const uint64_t *mask, size_t mask_bytes);
 /** sched_getaffinity(2) for the calling thread; EINVAL when mask_bytes is smaller than the kernel's mask. */
 int jlg_get_thread_affinity(uint64_t *mask, size_t mask_bytes);
 
+/**
+ * prctl(PR_SET_TIMERSLACK) for the calling thread: how much later than asked the kernel may fire its timed waits
+ * (sleeps, timed parks). The default is 50 us for ordinary threads; 1 makes them as exact as the hardware allows.
+ */
+int jlg_set_thread_timer_slack(uint64_t slack_ns);
+
+/** prctl(PR_GET_TIMERSLACK) for the calling thread. */
+int jlg_get_thread_timer_slack(uint64_t *slack_ns);
+
+/**
+ * sched_setscheduler(SCHED_IDLE) for the calling thread: it runs only on CPU time no ordinary thread wants and never
+ * preempts one when it wakes. No privilege is needed.
+ */
+int jlg_set_thread_idle_policy(void);
+
+/** sched_getscheduler(2) for the calling thread: SCHED_OTHER 0, SCHED_FIFO 1, SCHED_RR 2, SCHED_BATCH 3, SCHED_IDLE 5. */
+int jlg_get_thread_policy(int32_t *policy);
+
 /** strerror_r(3) into buffer (always NUL-terminated); returns 0 or ERANGE when it was cut. */
 int jlg_strerror(int errnum, char *buffer, size_t buffer_bytes);
 

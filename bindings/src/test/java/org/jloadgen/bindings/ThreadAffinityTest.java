@@ -3,7 +3,6 @@ package org.jloadgen.bindings;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.concurrent.atomic.AtomicReference;
 
 import org.junit.jupiter.api.Test;
 
@@ -95,35 +94,8 @@ class ThreadAffinityTest
         assertThrows(IllegalArgumentException.class, () -> ThreadAffinity.parseCpuList(""));
     }
 
-    /** Affinity belongs to a kernel thread: change it only on a thread that ends with the test. */
-    private static void inFreshThread(final ThrowingRunnable body) throws Exception
+    private static void inFreshThread(final FreshThread.ThrowingRunnable body) throws Exception
     {
-        final AtomicReference<Throwable> failure = new AtomicReference<>();
-        final Thread thread = Thread.ofPlatform().name("affinity-test").start(() ->
-        {
-            try
-            {
-                body.run();
-            }
-            catch (final Throwable ex)
-            {
-                failure.set(ex);
-            }
-        });
-        thread.join();
-        if (failure.get() instanceof final Error error)
-        {
-            throw error;
-        }
-        if (failure.get() instanceof final Exception ex)
-        {
-            throw ex;
-        }
-    }
-
-    @FunctionalInterface
-    private interface ThrowingRunnable
-    {
-        void run() throws Exception;
+        FreshThread.run("affinity-test", body);
     }
 }

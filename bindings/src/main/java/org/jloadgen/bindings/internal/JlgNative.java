@@ -38,7 +38,8 @@ public final class JlgNative
     public static final List<String> FUNCTIONS = List.of(
         "jlg_page_size", "jlg_gettid", "jlg_map_anonymous", "jlg_unmap", "jlg_mlock", "jlg_munlock",
         "jlg_madvise_hugepage", "jlg_madvise_willneed", "jlg_mbind_node", "jlg_node_of_address", "jlg_getcpu",
-        "jlg_get_memlock_limit", "jlg_set_thread_affinity", "jlg_get_thread_affinity", "jlg_strerror",
+        "jlg_get_memlock_limit", "jlg_set_thread_affinity", "jlg_get_thread_affinity", "jlg_set_thread_timer_slack",
+        "jlg_get_thread_timer_slack", "jlg_set_thread_idle_policy", "jlg_get_thread_policy", "jlg_strerror",
         "jlg_baseline_increment");
 
     static final SymbolLookup SYMBOL_LOOKUP = symbolLookup();
@@ -814,6 +815,220 @@ public final class JlgNative
         try
         {
             return (int)jlg_get_thread_affinity.HANDLE.invokeExact(mask, maskBytes);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_set_thread_timer_slack
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG);
+        static final MemorySegment ADDR = findOrThrow("jlg_set_thread_timer_slack");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC,
+            LINKER_CRITICAL);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_set_thread_timer_slack}.
+     */
+    public static FunctionDescriptor jlg_set_thread_timer_slack$descriptor()
+    {
+        return jlg_set_thread_timer_slack.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_set_thread_timer_slack} (critical).
+     */
+    public static MethodHandle jlg_set_thread_timer_slack$handle()
+    {
+        return jlg_set_thread_timer_slack.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_set_thread_timer_slack}.
+     */
+    public static MemorySegment jlg_set_thread_timer_slack$address()
+    {
+        return jlg_set_thread_timer_slack.ADDR;
+    }
+
+    /**
+     * Prctl(PR_SET_TIMERSLACK) for the calling thread.
+     *
+     * @param slackNs slack_ns.
+     * @return 0 or an errno value.
+     */
+    public static int jlg_set_thread_timer_slack(final long slackNs)
+    {
+        try
+        {
+            return (int)jlg_set_thread_timer_slack.HANDLE.invokeExact(slackNs);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_get_thread_timer_slack
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("jlg_get_thread_timer_slack");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC,
+            LINKER_CRITICAL);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_get_thread_timer_slack}.
+     */
+    public static FunctionDescriptor jlg_get_thread_timer_slack$descriptor()
+    {
+        return jlg_get_thread_timer_slack.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_get_thread_timer_slack} (critical).
+     */
+    public static MethodHandle jlg_get_thread_timer_slack$handle()
+    {
+        return jlg_get_thread_timer_slack.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_get_thread_timer_slack}.
+     */
+    public static MemorySegment jlg_get_thread_timer_slack$address()
+    {
+        return jlg_get_thread_timer_slack.ADDR;
+    }
+
+    /**
+     * Prctl(PR_GET_TIMERSLACK) for the calling thread.
+     *
+     * @param slackNs slack_ns.
+     * @return 0 or an errno value.
+     */
+    public static int jlg_get_thread_timer_slack(final MemorySegment slackNs)
+    {
+        try
+        {
+            return (int)jlg_get_thread_timer_slack.HANDLE.invokeExact(slackNs);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_set_thread_idle_policy
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT);
+        static final MemorySegment ADDR = findOrThrow("jlg_set_thread_idle_policy");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_set_thread_idle_policy}.
+     */
+    public static FunctionDescriptor jlg_set_thread_idle_policy$descriptor()
+    {
+        return jlg_set_thread_idle_policy.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_set_thread_idle_policy}.
+     */
+    public static MethodHandle jlg_set_thread_idle_policy$handle()
+    {
+        return jlg_set_thread_idle_policy.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_set_thread_idle_policy}.
+     */
+    public static MemorySegment jlg_set_thread_idle_policy$address()
+    {
+        return jlg_set_thread_idle_policy.ADDR;
+    }
+
+    /**
+     * Sched_setscheduler(SCHED_IDLE) for the calling thread.
+     *
+     * @return 0 or an errno value.
+     */
+    public static int jlg_set_thread_idle_policy()
+    {
+        try
+        {
+            return (int)jlg_set_thread_idle_policy.HANDLE.invokeExact();
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_get_thread_policy
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("jlg_get_thread_policy");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC,
+            LINKER_CRITICAL);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_get_thread_policy}.
+     */
+    public static FunctionDescriptor jlg_get_thread_policy$descriptor()
+    {
+        return jlg_get_thread_policy.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_get_thread_policy} (critical).
+     */
+    public static MethodHandle jlg_get_thread_policy$handle()
+    {
+        return jlg_get_thread_policy.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_get_thread_policy}.
+     */
+    public static MemorySegment jlg_get_thread_policy$address()
+    {
+        return jlg_get_thread_policy.ADDR;
+    }
+
+    /**
+     * Sched_getscheduler(2) for the calling thread.
+     *
+     * @param policy policy.
+     * @return 0 or an errno value.
+     */
+    public static int jlg_get_thread_policy(final MemorySegment policy)
+    {
+        try
+        {
+            return (int)jlg_get_thread_policy.HANDLE.invokeExact(policy);
         }
         catch (final Error | RuntimeException ex)
         {
