@@ -1,0 +1,149 @@
+package org.jloadgen.concurrent;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The CPUs a run may keep busy, for choosing between busy-spinning and parking. A thread that busy-spins holds a CPU
+ * whether or not it has work, and on a machine where the spinning threads fill every CPU, whatever else wakes (the
+ * JIT, the collector, the kernel, log writers, other processes) takes a CPU from one of them for a scheduler slice:
+ * milliseconds of added latency. So a thread may spin only where a CPU is free for it, and one CPU is always left
+ * for everything else.
+ * <p>
+ * The count is the number of CPUs the process may use when the budget is made ({@link Runtime#availableProcessors()}:
+ * the affinity mask, and the cgroup quota in a container), taken once, so that pinning a thread later does not
+ * shrink it. SUTs built on the toolkit register their worker threads ({@link #addSutThreads}): they are busy while
+ * they run batches, so an issue thread may spin only on a CPU left over by them. SUTs with threads of their own that
+ * do not register are not counted; their users choose the waits explicitly. Each registration carries a line on how
+ * those threads wait and why, which the engine writes to the detail log.
+ */
+public final class CpuBudget
+{
+    private static final CpuBudget PROCESS = new CpuBudget(Runtime.getRuntime().availableProcessors());
+
+    private final int cpus;
+    private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+
+    /**
+     * @param cpus CPUs the process may use.
+     */
+    public CpuBudget(final int cpus)
+    {
+        if (cpus < 1)
+        {
+            throw new IllegalArgumentException("a CPU budget needs at least one CPU: " + cpus);
+        }
+        this.cpus = cpus;
+    }
+
+    /**
+     * @return the budget of this process: the CPUs it could use when this class was first used.
+     */
+    public static CpuBudget process()
+    {
+        return PROCESS;
+    }
+
+    /**
+     * @return the CPUs the process may use.
+     */
+    public int cpus()
+    {
+        return cpus;
+    }
+
+    /**
+     * @return the CPUs threads may spin on: all but one, which is left for everything else.
+     */
+    public int spinnableCpus()
+    {
+        return cpus - 1;
+    }
+
+    /**
+     * Registers SUT threads that keep CPUs busy while the SUT runs (a SUT's workers).
+     *
+     * @param threads     how many.
+     * @param description who they are and how they wait, for the detail log.
+     * @return the registration; close it when the threads stop.
+     */
+    public Registration addSutThreads(final int threads, final String description)
+    {
+        final Registration registration = new Registration(threads, description);
+        registrations.add(registration);
+        return registration;
+    }
+
+    /**
+     * @return the SUT threads registered now.
+     */
+    public int sutThreads()
+    {
+        int threads = 0;
+        for (final Registration r : registrations)
+        {
+            threads += r.threads;
+        }
+        return threads;
+    }
+
+    /**
+     * @return the descriptions of the registered SUT threads, in registration order.
+     */
+    public List<String> sutThreadDescriptions()
+    {
+        final List<String> descriptions = new ArrayList<>();
+        for (final Registration r : registrations)
+        {
+            descriptions.add(r.description);
+        }
+        return descriptions;
+    }
+
+    /**
+     * @param spinning threads that would busy-spin, besides the registered SUT threads.
+     * @return whether they each have a CPU of their own, with one CPU left for everything else.
+     */
+    public boolean canSpin(final int spinning)
+    {
+        return sutThreads() + spinning <= spinnableCpus();
+    }
+
+    /**
+     * @return e.g. {@code "2 CPUs, 1 SUT thread"}, for the reasons the logs give.
+     */
+    public String describe()
+    {
+        final int sut = sutThreads();
+        return cpus + (cpus == 1 ? " CPU" : " CPUs") + ", " + sut + (sut == 1 ? " SUT thread" : " SUT threads");
+    }
+
+    /**
+     * SUT threads counted against the budget until {@link #close()}.
+     */
+    public final class Registration implements AutoCloseable
+    {
+        private final int threads;
+        private final String description;
+
+        private Registration(final int threads, final String description)
+        {
+            if (threads < 1)
+            {
+                throw new IllegalArgumentException("a registration needs at least one thread: " + threads);
+            }
+            this.threads = threads;
+            this.description = description;
+        }
+
+        /**
+         * Stops counting the threads (idempotent).
+         */
+        @Override
+        public void close()
+        {
+            registrations.remove(this);
+        }
+    }
+}
