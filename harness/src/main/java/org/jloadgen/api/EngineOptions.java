@@ -4,6 +4,7 @@ import org.agrona.concurrent.EpochNanoClock;
 import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.memory.OffHeapAllocator;
 
 /**
@@ -20,10 +21,14 @@ public final class EngineOptions
     public static final long HYBRID_SPIN_NS_DEFAULT = 100_000;
     /** Default time an aborted series waits for the samples the SUT still has in flight. */
     public static final long ABORT_GRACE_MS_DEFAULT = 1_000;
+    /** Default spin window before the issue thread parks while waiting for completions ({@code PARK}). */
+    public static final long PARK_SPIN_NS_DEFAULT = 20_000;
 
-    private ServerWaitStrategy serverWait = ServerWaitStrategy.SPIN;
+    private ServerWaitStrategy serverWait = ServerWaitStrategy.AUTO;
     private long hybridSpinNs = HYBRID_SPIN_NS_DEFAULT;
-    private CompletionWaitStrategy completionWait = CompletionWaitStrategy.SPIN;
+    private CompletionWaitStrategy completionWait = CompletionWaitStrategy.AUTO;
+    private long parkSpinNs = PARK_SPIN_NS_DEFAULT;
+    private CpuBudget cpuBudget = CpuBudget.process();
     private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
     private long abortGraceMs = ABORT_GRACE_MS_DEFAULT;
     private OffHeapAllocator allocator = OffHeapAllocator.arena();
@@ -50,6 +55,8 @@ public final class EngineOptions
         c.serverWait = serverWait;
         c.hybridSpinNs = hybridSpinNs;
         c.completionWait = completionWait;
+        c.parkSpinNs = parkSpinNs;
+        c.cpuBudget = cpuBudget;
         c.completionTimeoutMs = completionTimeoutMs;
         c.abortGraceMs = abortGraceMs;
         c.allocator = allocator;
@@ -117,6 +124,42 @@ public final class EngineOptions
     public EngineOptions completionWait(final CompletionWaitStrategy value)
     {
         this.completionWait = value;
+        return this;
+    }
+
+    /**
+     * @return how long the issue thread spins for a completion before it parks ({@link CompletionWaitStrategy#PARK}).
+     */
+    public long parkSpinNs()
+    {
+        return parkSpinNs;
+    }
+
+    /**
+     * @param value how long the issue thread spins for a completion before it parks.
+     * @return this.
+     */
+    public EngineOptions parkSpinNs(final long value)
+    {
+        this.parkSpinNs = value;
+        return this;
+    }
+
+    /**
+     * @return the CPUs the run may keep busy, which {@code AUTO} waits are chosen from (the process's by default).
+     */
+    public CpuBudget cpuBudget()
+    {
+        return cpuBudget;
+    }
+
+    /**
+     * @param value the CPUs the run may keep busy.
+     * @return this.
+     */
+    public EngineOptions cpuBudget(final CpuBudget value)
+    {
+        this.cpuBudget = value;
         return this;
     }
 

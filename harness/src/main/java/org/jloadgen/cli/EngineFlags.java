@@ -14,19 +14,28 @@ import picocli.CommandLine.Option;
  */
 public final class EngineFlags
 {
-    @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "SPIN",
+    @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",
         description = "How the Server issue thread waits for scheduled times: ${COMPLETION-CANDIDATES} "
-            + "(default: ${DEFAULT-VALUE}; LoadGen sleeps).")
+            + "(default: ${DEFAULT-VALUE}: SPIN where a CPU is free for it - the process's CPUs minus one for "
+            + "everything else minus the SUT's worker threads - else HYBRID; the detail log says which ran and why; "
+            + "LoadGen sleeps).")
     ServerWaitStrategy serverWait;
 
     @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
-        description = "Spin window before a deadline for --server-wait HYBRID (default: ${DEFAULT-VALUE}).")
+        description = "Spin window before a deadline for --server-wait HYBRID, which parks until then with a 1 ns "
+            + "timer slack (default: ${DEFAULT-VALUE}).")
     long hybridSpinNs;
 
-    @Option(names = "--completion-wait", paramLabel = "STRATEGY", defaultValue = "SPIN",
-        description = "How the issue thread waits for completions: ${COMPLETION-CANDIDATES} "
-            + "(default: ${DEFAULT-VALUE}).")
+    @Option(names = "--completion-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",
+        description = "How the issue thread waits for completions: ${COMPLETION-CANDIDATES} (default: "
+            + "${DEFAULT-VALUE}: SPIN where a CPU is free for it, else PARK: spin --park-spin-ns, then park until the "
+            + "completing thread wakes it).")
     CompletionWaitStrategy completionWait;
+
+    @Option(names = "--park-spin-ns", paramLabel = "NS", defaultValue = "20000",
+        description = "Spin window before the issue thread parks for a completion with --completion-wait PARK "
+            + "(default: ${DEFAULT-VALUE}).")
+    long parkSpinNs;
 
     @Option(names = "--completion-timeout-ms", paramLabel = "MS", defaultValue = "60000",
         description = "End the run INVALID when no sample completes for this long (default: ${DEFAULT-VALUE}).")
@@ -93,6 +102,7 @@ public final class EngineFlags
     public EngineOptions engineOptions()
     {
         OptionChecks.atLeast("--hybrid-spin-ns", hybridSpinNs, 0);
+        OptionChecks.atLeast("--park-spin-ns", parkSpinNs, 0);
         OptionChecks.atLeast("--completion-timeout-ms", completionTimeoutMs, 1);
         OptionChecks.atLeast("--abort-grace-ms", abortGraceMs, 0);
         OptionChecks.atLeast("--latency-interval-ms", latencyIntervalMs, 1);
@@ -102,7 +112,7 @@ public final class EngineFlags
         OptionChecks.atLeast("--startup-ms", startupMs, 0);
         OptionChecks.atLeast("--warmup-ms", warmupMs, 0);
         final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
-            .completionWait(completionWait).completionTimeoutMs(completionTimeoutMs).abortGraceMs(abortGraceMs)
+            .completionWait(completionWait).parkSpinNs(parkSpinNs).completionTimeoutMs(completionTimeoutMs).abortGraceMs(abortGraceMs)
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)
             .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs).startupMs(startupMs).warmupMs(warmupMs);

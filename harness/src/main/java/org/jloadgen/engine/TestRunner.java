@@ -17,6 +17,7 @@ import org.jloadgen.api.TestSettings;
 import org.jloadgen.bindings.ThreadAffinity;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
+import org.jloadgen.issue.IssueWaits;
 import org.jloadgen.log.DetailLog;
 import org.jloadgen.log.SettingsLog;
 import org.jloadgen.record.CompletionErrors;
@@ -33,6 +34,13 @@ import org.jloadgen.schedule.ReplayQueries;
  */
 public final class TestRunner
 {
+    /** Detail-log key: how the Server issue thread waits for scheduled times, and why. */
+    public static final String SERVER_WAIT_KEY = "jloadgen_server_wait";
+    /** Detail-log key: how the issue thread waits for completions, and why. */
+    public static final String COMPLETION_WAIT_KEY = "jloadgen_completion_wait";
+    /** Detail-log key: SUT threads registered with the CPU budget, how they wait, and why (one record each). */
+    public static final String SUT_THREADS_KEY = "jloadgen_sut_threads";
+
     private final SystemUnderTest sut;
     private final QuerySampleLibrary qsl;
     private final TestSettings requested;
@@ -215,6 +223,7 @@ public final class TestRunner
         detail.log("qsl_name", qsl.name());
         detail.log("qsl_reported_total_count", qsl.totalSampleCount());
         detail.log("qsl_reported_performance_count", qsl.performanceSampleCount());
+        logWaits(detail);
         detail.unstamp();
     }
 
@@ -228,6 +237,22 @@ public final class TestRunner
         {
             console.println("jloadgen: warning: " + error + " (logged as error_invalid_test_settings: the run goes on "
                 + "with that, and its log cannot pass the submission checker)");
+        }
+    }
+
+    /**
+     * Says in the detail log how the issue thread and the SUT's registered threads wait, and why ({@code AUTO} is
+     * resolved from the CPUs the process may use): JLoadGen's own keys, which LoadGen's tools ignore, in the header's
+     * stamp so that LoadGen's records keep their timestamps.
+     */
+    private void logWaits(final DetailLog detail)
+    {
+        final IssueWaits waits = IssueWaits.resolve(options);
+        detail.log(SERVER_WAIT_KEY, waits.serverReason());
+        detail.log(COMPLETION_WAIT_KEY, waits.completionReason());
+        for (final String threads : options.cpuBudget().sutThreadDescriptions())
+        {
+            detail.log(SUT_THREADS_KEY, threads);
         }
     }
 

@@ -1,6 +1,7 @@
 package org.jloadgen.issue;
 
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.agrona.concurrent.NanoClock;
@@ -11,6 +12,9 @@ import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.concurrent.ParkingIdleStrategy;
+import org.jloadgen.concurrent.ParkingLot;
+import org.jloadgen.concurrent.TimerSlack;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.SeriesRecorder;
@@ -25,12 +29,20 @@ import org.jloadgen.schedule.Trace;
  * A series the engine gives up on (an {@link #abort}, a SUT failure, the completion timeout, which the Server loop
  * also watches while it issues) stops issuing at once, tells an {@link AbortableSut} to drop its queued samples, and
  * waits {@link EngineOptions#abortGraceMs()} at most for the samples in flight. Such a test runs no further series.
+ * <p>
+ * How it waits ({@link IssueWaits}, {@code AUTO} resolved from the CPU budget): for a Server query's scheduled time
+ * it spins, or parks with a 1 ns timer slack until shortly before it ({@code HYBRID}); for completions it spins, polls,
+ * or parks in the recorder's {@link ParkingLot}, which the completing thread wakes ({@code PARK}). After the last query
+ * it always parks that way: no latency depends on how soon it notices the last completions (they carry their own
+ * timestamps), and it must not take a CPU from the SUT's threads meanwhile.
  */
 public final class IssueLoop
 {
     private static final long NS_PER_MS = 1_000_000L;
     /** How often the Server loop looks for a SUT that stopped completing while it issues. */
     private static final long SILENCE_CHECK_INTERVAL_NS = 100 * NS_PER_MS;
+    /** Longest single park while waiting for completions: how late a timeout or deadline is noticed at worst. */
+    private static final long MAX_PARK_NS = 50 * NS_PER_MS;
     private static final com.sun.management.ThreadMXBean THREADS =
         (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
 
@@ -53,6 +65,8 @@ public final class IssueLoop
     }
     /** Why a series gave up on its SUT (it failed or stopped completing): no further series of the test start. */
     private volatile String gaveUpBecause;
+    /** Where the issue thread parks for completions now, so that an abort wakes it. */
+    private volatile ParkingLot completionWaiter;
 
     /**
      * @param options the engine's wait strategies and timeouts.
@@ -64,14 +78,20 @@ public final class IssueLoop
     }
 
     /**
-     * Makes the running (or next) series stop after its current query and tells the running SUT, if it is an
-     * {@link AbortableSut}, to drop its queued samples. Any thread; returns at once.
+     * Makes the running (or next) series stop after its current query, wakes the issue thread if it parked for
+     * completions, and tells the running SUT, if it is an {@link AbortableSut}, to drop its queued samples. Any
+     * thread; returns at once.
      *
      * @param reason why, for the logs.
      */
     public void abort(final String reason)
     {
         abortReason = reason == null ? "abortTest() called" : reason;
+        final ParkingLot waiter = completionWaiter;
+        if (waiter != null)
+        {
+            waiter.wakeAll();
+        }
         final Series series = running;
         if (series != null)
         {
@@ -166,17 +186,28 @@ public final class IssueLoop
         }
         final IssueOutcome outcome = new IssueOutcome();
         final TraceQuerySamples samples = new TraceQuerySamples(trace);
-        final IdleStrategy completionIdle = options.completionWait().newIdleStrategy();
+        final IssueWaits waits = IssueWaits.resolve(options);
+        final CompletionTarget completionTarget = new CompletionTarget(recorder, this);
+        final IdleStrategy completionIdle = waits.completion() == CompletionWaitStrategy.PARK
+            ? new ParkingIdleStrategy(recorder.completionWaiter(), 0, options.parkSpinNs(), MAX_PARK_NS,
+                completionTarget)
+            : waits.completion().newIdleStrategy();
         // After the last query no latency depends on how fast this thread notices completions (they carry their
-        // own timestamps), so the drain backs off instead of taking a core from the SUT's workers.
-        final IdleStrategy drainIdle = CompletionWaitStrategy.BACKOFF.newIdleStrategy();
+        // own timestamps), so the drain parks until a completion wakes it instead of taking a core from the SUT.
+        final IdleStrategy drainIdle = drainIdle(completionTarget);
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
+        final boolean preciseTimers = waits.server() == ServerWaitStrategy.HYBRID
+            && trace.scenario() == TestScenario.SERVER;
+        final long previousSlackNs = preciseTimers ? TimerSlack.makePrecise() : TimerSlack.UNCHANGED;
+        completionWaiter = recorder.completionWaiter();
 
         final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
-            sink, samples, outcome);
+            sink, samples, outcome, completionTarget);
         final IssueOutcome warmupOutcome = warmup == null ? null : new IssueOutcome();
+        final CompletionTarget warmupTarget = warmup == null ? null : new CompletionTarget(warmup, this);
         final Series warmupSeries = warmup == null ? null : new Series(warmup.trace(), warmup, settings, false, false,
-            sut, sink, new TraceQuerySamples(warmup.trace()), warmupOutcome);
+            sut, sink, new TraceQuerySamples(warmup.trace()), warmupOutcome, warmupTarget);
+        final IdleStrategy warmupDrainIdle = warmup == null ? null : drainIdle(warmupTarget);
         outcome.startEpochNs = options.wallClock().nanoTime();
         final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
         final long issueStartNs = clock.nanoTime();
@@ -188,7 +219,7 @@ public final class IssueLoop
             warmup.origin(issueStartNs);
             sink.series(warmup);
             running = warmupSeries;
-            issueServer(warmupSeries, timeoutNs);
+            issueServer(warmupSeries, waits.server(), timeoutNs);
             outcome.warmupQueriesIssued = warmupOutcome.queriesIssued;
             startNs = issueStartNs + warmup.trace().durationNs();
             outcome.startEpochNs += startNs - issueStartNs;
@@ -213,7 +244,7 @@ public final class IssueLoop
             switch (trace.scenario())
             {
                 case SINGLE_STREAM, MULTI_STREAM -> issueSequential(series, completionIdle, timeoutNs);
-                case SERVER -> issueServer(series, timeoutNs);
+                case SERVER -> issueServer(series, waits.server(), timeoutNs);
                 case OFFLINE -> issueOffline(series);
                 default -> throw new IllegalStateException("unknown scenario " + trace.scenario());
             }
@@ -235,20 +266,20 @@ public final class IssueLoop
         {
             // A failed or silent SUT may still drain what it has in flight; a short grace period, never forever.
             dropQueued(sut);
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle, timeoutNs,
+            outcome.allCompleted = awaitCompletions(completionTarget, outcome.samplesIssued, drainIdle, timeoutNs,
                 clock.nanoTime() + graceNs, true, false);
         }
         else if (abortReason != null)
         {
-            drainAborted(recorder, outcome, drainIdle, timeoutNs, graceNs);
+            drainAborted(completionTarget, outcome, drainIdle, timeoutNs, graceNs);
         }
         else
         {
-            outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, drainIdle, timeoutNs, 0, false,
-                true);
+            outcome.allCompleted = awaitCompletions(completionTarget, outcome.samplesIssued, drainIdle, timeoutNs, 0,
+                false, true);
             if (!outcome.allCompleted && abortReason != null)
             {
-                drainAborted(recorder, outcome, drainIdle, timeoutNs, graceNs);
+                drainAborted(completionTarget, outcome, drainIdle, timeoutNs, graceNs);
             }
             else if (!outcome.allCompleted)
             {
@@ -265,8 +296,9 @@ public final class IssueLoop
             // after a failure or a stop, only for the grace period.
             final boolean healthy = outcome.stopReason != StopReason.SUT_FAILED
                 && outcome.stopReason != StopReason.SUT_SILENT && sink.failure() == null && abortReason == null;
-            awaitCompletions(warmup, warmupOutcome.samplesIssued, drainIdle, timeoutNs, clock.nanoTime() + graceNs,
-                !healthy, false);
+            completionWaiter = warmup.completionWaiter();
+            awaitCompletions(warmupTarget, warmupOutcome.samplesIssued, warmupDrainIdle, timeoutNs,
+                clock.nanoTime() + graceNs, !healthy, false);
             outcome.warmupSamplesMissing = warmupOutcome.samplesIssued - warmup.completedSamples();
         }
         final Throwable reported = sink.failure();
@@ -284,7 +316,17 @@ public final class IssueLoop
         outcome.endEpochNs = options.wallClock().nanoTime();
         running = null;
         sink.endSeries(outcome.allCompleted);
+        completionWaiter = null;
+        TimerSlack.restore(previousSlackNs);
         return outcome;
+    }
+
+    /**
+     * @return how the issue thread waits for the last completions of a series: parked until one wakes it.
+     */
+    private static IdleStrategy drainIdle(final CompletionTarget target)
+    {
+        return new ParkingIdleStrategy(target.recorder.completionWaiter(), 0, 0, MAX_PARK_NS, target);
     }
 
     /**
@@ -307,8 +349,8 @@ public final class IssueLoop
      * The series was aborted (while issuing or while waiting for completions): it stops as ABORTED, and the samples
      * in flight get the grace period at most (the SUT was told to drop its queue when the abort came).
      */
-    private void drainAborted(final SeriesRecorder recorder, final IssueOutcome outcome, final IdleStrategy idle,
-        final long timeoutNs, final long graceNs)
+    private void drainAborted(final CompletionTarget completions, final IssueOutcome outcome,
+        final IdleStrategy idle, final long timeoutNs, final long graceNs)
     {
         final long nowNs = clock.nanoTime();
         if (outcome.stopReason != StopReason.ABORTED)
@@ -317,7 +359,7 @@ public final class IssueLoop
             outcome.stopRelativeNs = nowNs - outcome.startNs;
         }
         outcome.abortReason = abortReason;
-        outcome.allCompleted = awaitCompletions(recorder, outcome.samplesIssued, idle, timeoutNs, nowNs + graceNs,
+        outcome.allCompleted = awaitCompletions(completions, outcome.samplesIssued, idle, timeoutNs, nowNs + graceNs,
             true, false);
     }
 
@@ -346,7 +388,7 @@ public final class IssueLoop
                 return;
             }
             if (q > 0 && recorder.completedSamples() < issuedSamples
-                && !awaitCompletions(recorder, issuedSamples, idle, timeoutNs, 0, false, true))
+                && !awaitCompletions(series.completionTarget, issuedSamples, idle, timeoutNs, 0, false, true))
             {
                 if (abortReason != null)
                 {
@@ -392,7 +434,7 @@ public final class IssueLoop
         }
     }
 
-    private void issueServer(final Series series, final long timeoutNs)
+    private void issueServer(final Series series, final ServerWaitStrategy wait, final long timeoutNs)
     {
         final Trace trace = series.trace;
         final SeriesRecorder recorder = series.recorder;
@@ -406,7 +448,6 @@ public final class IssueLoop
         final long maxAsync = settings.maxAsyncQueries;
         final long maxQueryCount = settings.maxQueryCount;
         final long maxDurationNs = settings.maxDurationMs * NS_PER_MS;
-        final ServerWaitStrategy wait = options.serverWait();
         final long spinNs = options.hybridSpinNs();
         final boolean replayGroups = trace.hasContinuations();
         final boolean trackIssue = recorder.tracksIssueTimes();
@@ -581,10 +622,11 @@ public final class IssueLoop
         final EngineResponseSink sink;
         final TraceQuerySamples samples;
         final IssueOutcome outcome;
+        final CompletionTarget completionTarget;
 
         Series(final Trace trace, final SeriesRecorder recorder, final EffectiveSettings settings,
             final boolean accuracy, final boolean measured, final SystemUnderTest sut, final EngineResponseSink sink,
-            final TraceQuerySamples samples, final IssueOutcome outcome)
+            final TraceQuerySamples samples, final IssueOutcome outcome, final CompletionTarget completionTarget)
         {
             this.trace = trace;
             this.recorder = recorder;
@@ -595,6 +637,37 @@ public final class IssueLoop
             this.sink = sink;
             this.samples = samples;
             this.outcome = outcome;
+            this.completionTarget = completionTarget;
+        }
+    }
+
+    /**
+     * What a parked issue thread re-checks before it parks: the completions reached the number it waits for, or the
+     * test was aborted. Mutable and reused, so a wait allocates nothing.
+     */
+    private static final class CompletionTarget implements BooleanSupplier
+    {
+        final SeriesRecorder recorder;
+        private final IssueLoop loop;
+        private long targetSamples;
+        private boolean stopOnAbort;
+
+        CompletionTarget(final SeriesRecorder recorder, final IssueLoop loop)
+        {
+            this.recorder = recorder;
+            this.loop = loop;
+        }
+
+        void target(final long samples, final boolean stopOnAbort)
+        {
+            this.targetSamples = samples;
+            this.stopOnAbort = stopOnAbort;
+        }
+
+        @Override
+        public boolean getAsBoolean()
+        {
+            return recorder.completedSamplesVolatile() >= targetSamples || stopOnAbort && loop.abortReason != null;
         }
     }
 
@@ -635,14 +708,16 @@ public final class IssueLoop
      *
      * @return whether the target was reached.
      */
-    private boolean awaitCompletions(final SeriesRecorder recorder, final long target, final IdleStrategy idle,
+    private boolean awaitCompletions(final CompletionTarget completions, final long target, final IdleStrategy idle,
         final long timeoutNs, final long deadlineNs, final boolean bounded, final boolean stopOnAbort)
     {
+        final SeriesRecorder recorder = completions.recorder;
         long seen = recorder.completedSamples();
         if (seen >= target)
         {
             return true;
         }
+        completions.target(target, stopOnAbort);
         idle.reset();
         long lastProgressNs = clock.nanoTime();
         while (true)

@@ -57,6 +57,23 @@ public final class PaddedCounter extends PaddedCounterValue
     }
 
     /**
+     * @return the value with volatile semantics (a read that takes part in a Dekker-style hand-off).
+     */
+    public long getVolatile()
+    {
+        return (long)VALUE.getVolatile(this);
+    }
+
+    /**
+     * @param newValue stored with volatile semantics (single writer only; a publish followed by a read of whether
+     *                 a consumer parked).
+     */
+    public void setVolatile(final long newValue)
+    {
+        VALUE.setVolatile(this, newValue);
+    }
+
+    /**
      * @param delta amount to add atomically.
      * @return the value after the add.
      */

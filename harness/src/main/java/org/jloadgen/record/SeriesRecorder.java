@@ -7,6 +7,7 @@ import org.HdrHistogram.Recorder;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.concurrent.ParkingLot;
 import org.jloadgen.memory.OffHeapAllocator;
 import org.jloadgen.memory.OffHeapRegion;
 import org.jloadgen.record.CompletionErrors.Kind;
@@ -47,6 +48,8 @@ public final class SeriesRecorder implements AutoCloseable
     private final MemorySegment firstTokens;
     private final MemorySegment tokenCounts;
     private final PaddedCounter completed = new PaddedCounter();
+    /** Where the issue thread parks while it waits for completions; every completion wakes it if it parked. */
+    private final ParkingLot completionWaiter = new ParkingLot(1);
     private final CompletionErrors errors;
     private final AccuracyLogCollector accuracyLog;
     private final boolean logsAnySample;
@@ -302,6 +305,24 @@ public final class SeriesRecorder implements AutoCloseable
     }
 
     /**
+     * @return samples completed so far, read with volatile semantics: the re-check of a thread that announced
+     *         itself in {@link #completionWaiter()} before it parks.
+     */
+    public long completedSamplesVolatile()
+    {
+        return completed.getVolatile();
+    }
+
+    /**
+     * @return where the issue thread parks while it waits for completions (one slot); each completion call wakes
+     *         it after counting, which costs one memory read while nobody is parked.
+     */
+    public ParkingLot completionWaiter()
+    {
+        return completionWaiter;
+    }
+
+    /**
      * @param sample sample number in the series.
      * @return its completion time relative to the origin, or -1 if it has not completed.
      */
@@ -360,6 +381,7 @@ public final class SeriesRecorder implements AutoCloseable
                 logPayload(sample, responseId, dataAddress, dataBytes, tokenCount);
             }
             completed.addAndGet(1);
+            completionWaiter.wakeOne();
         }
     }
 
@@ -389,6 +411,7 @@ public final class SeriesRecorder implements AutoCloseable
                     tokenCount);
             }
             completed.addAndGet(1);
+            completionWaiter.wakeOne();
         }
     }
 
@@ -485,6 +508,7 @@ public final class SeriesRecorder implements AutoCloseable
                 histogram.recordValueWithCount(Math.min(nowNs - originNs, histogramMaxNs), newlyCompleted);
             }
             completed.addAndGet(newlyCompleted);
+            completionWaiter.wakeOne();
         }
     }
 
