@@ -68,8 +68,8 @@ public final class BuiltinSutProviders
         @Override
         public String description()
         {
-            return "the null SUT completed by one worker thread (options: wait=spin|yield|backoff|sleep); "
-                + "overhead runs";
+            return "the null SUT completed by one worker thread (options: wait=auto|spin|park|yield|backoff|sleep, "
+                + "default auto); overhead runs";
         }
 
         @Override
@@ -77,7 +77,7 @@ public final class BuiltinSutProviders
         {
             final SutOptions options = SutOptions.parse(NullWorkerSut.NAME, context.options(), Set.of("wait"),
                 Set.of());
-            final BatchingSut sut = NullWorkerSut.create(options.idle("wait", CompletionWaitStrategy.SPIN));
+            final BatchingSut sut = NullWorkerSut.create(options.idle("wait", CompletionWaitStrategy.AUTO));
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
         }
     }

@@ -11,7 +11,7 @@ import org.jloadgen.api.CompletionWaitStrategy;
  * @param batchTimeoutUs longest wait for a batch to fill, in microseconds.
  * @param workers        number of worker threads.
  * @param queueCapacity  samples that can be queued at once (Offline queries larger than this wait for room).
- * @param workerIdle     how idle workers wait for samples.
+ * @param workerIdle     how idle workers wait for samples ({@code AUTO}: see {@link BatchingSut}).
  * @param workerCpus     CPUs to pin workers to, round-robin, or empty for no pinning.
  */
 public record BatcherSettings(
@@ -54,11 +54,11 @@ public record BatcherSettings(
      * @param maxBatchSize   largest batch.
      * @param batchTimeoutUs longest wait for a batch to fill.
      * @param workers        worker threads.
-     * @return settings with the default queue, backoff idling and no pinning.
+     * @return settings with the default queue, {@code AUTO} idling (see {@link BatchingSut}) and no pinning.
      */
     public static BatcherSettings of(final int maxBatchSize, final long batchTimeoutUs, final int workers)
     {
         return new BatcherSettings(maxBatchSize, batchTimeoutUs, workers, QUEUE_CAPACITY_DEFAULT,
-            CompletionWaitStrategy.BACKOFF, new int[0]);
+            CompletionWaitStrategy.AUTO, new int[0]);
     }
 }

@@ -6,11 +6,16 @@ import java.util.function.IntFunction;
 import java.util.function.IntConsumer;
 
 import org.agrona.concurrent.BackoffIdleStrategy;
+import org.agrona.concurrent.BusySpinIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.AbortableSut;
+import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.concurrent.CpuBudget;
+import org.jloadgen.concurrent.ParkingIdleStrategy;
+import org.jloadgen.concurrent.TimerSlack;
 
 /**
  * A system under test made of a {@link DynamicBatcher} and a pool of worker threads, each running batches
@@ -21,11 +26,26 @@ import org.jloadgen.api.ResponseSink;
  * If a processor throws, the SUT reports the failure through {@link ResponseSink#fail} and stops: the engine
  * ends the run with that error instead of waiting for samples that will never complete. When the engine gives up on
  * a test (an interrupt, a failure, the completion timeout) it drops the queued samples ({@link AbortableSut}).
+ * <p>
+ * How idle workers wait ({@link BatcherSettings#workerIdle()}): {@code AUTO} (the default of the built-in SUTs)
+ * lets them spin only where each has a CPU of its own with one left for everything else ({@link CpuBudget});
+ * then they spin, parking only after {@value #AUTO_SPIN_PARK_AFTER_MS} ms without work. Otherwise they
+ * {@code PARK}: spin {@value #PARK_SPIN_US} µs after their last batch, then park until the issue thread's next
+ * publish wakes one, which costs that thread one memory read while no worker is parked. Such workers also park
+ * while a batch fills (until it is full, flushed or timed out) instead of spinning. The workers are registered with the
+ * CPU budget while the SUT is open, so the engine's issue thread does not spin on a CPU they need. The polling
+ * strategies ({@code SPIN}, {@code YIELD}, {@code BACKOFF}, {@code SLEEP}) are kept as given.
  */
 public final class BatchingSut implements AbortableSut, AutoCloseable
 {
     /** Longest park of the issue thread while it waits for room in a full queue. */
     public static final long PRODUCER_MAX_PARK_NS = 1_000_000;
+    /** Spin window of a parking worker after its last batch (about what a park and wake-up cost). */
+    public static final long PARK_SPIN_US = 20;
+    /** A worker that {@code AUTO} lets spin parks after this long without work (a SUT left idle between tests). */
+    public static final long AUTO_SPIN_PARK_AFTER_MS = 100;
+    /** Longest single park of an idle worker: how late it notices a stop at worst if a wake-up were missed. */
+    private static final long WORKER_MAX_PARK_NS = 100_000_000L;
 
     private final String name;
     private final BatcherSettings settings;
@@ -36,6 +56,12 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
     private final IntConsumer cpuPinning;
     private final SutStatistics statistics;
     private final List<SutStatistics.Recorder> batchRecorders = new ArrayList<>();
+    private final CpuBudget budget;
+    private final CompletionWaitStrategy workerWait;
+    private final long workerSpinNs;
+    private final boolean parkWhileFilling;
+    private final String workerWaitReason;
+    private final CpuBudget.Registration registration;
     private volatile ResponseSink sink;
     private volatile Throwable failure;
 
@@ -64,6 +90,23 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
     public BatchingSut(final String name, final BatcherSettings settings, final SutStatistics statistics,
         final IntFunction<BatchProcessor> processors, final IntConsumer cpuPinning)
     {
+        this(name, settings, statistics, processors, cpuPinning, CpuBudget.process());
+    }
+
+    /**
+     * @param name       the SUT name ({@code sut_name}).
+     * @param settings   batching and worker settings.
+     * @param statistics where each worker counts the sizes of its batches (processors record their own stages
+     *                   into it); its max batch size must be at least the settings'.
+     * @param processors creates worker {@code i}'s processor (called on the constructing thread).
+     * @param cpuPinning pins the calling worker thread to a CPU ({@link BatcherSettings#workerCpus()}); may be
+     *                   {@code null} when no pinning is requested.
+     * @param budget     the CPUs an {@code AUTO} worker wait is chosen from; the workers are registered with it until
+     *                   {@link #close()}.
+     */
+    public BatchingSut(final String name, final BatcherSettings settings, final SutStatistics statistics,
+        final IntFunction<BatchProcessor> processors, final IntConsumer cpuPinning, final CpuBudget budget)
+    {
         if (statistics.maxBatchSize() < settings.maxBatchSize())
         {
             throw new IllegalArgumentException("statistics count batches up to " + statistics.maxBatchSize()
@@ -72,6 +115,14 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         this.name = name;
         this.statistics = statistics;
         this.settings = settings;
+        this.budget = budget;
+        final CompletionWaitStrategy asked = settings.workerIdle();
+        final boolean cpusFree = budget.canSpin(settings.workers());
+        this.workerWait = asked == CompletionWaitStrategy.AUTO ? CompletionWaitStrategy.PARK : asked;
+        final boolean autoSpin = asked == CompletionWaitStrategy.AUTO && cpusFree;
+        this.workerSpinNs = autoSpin ? AUTO_SPIN_PARK_AFTER_MS * 1_000_000L : PARK_SPIN_US * 1_000L;
+        this.parkWhileFilling = workerWait == CompletionWaitStrategy.PARK && !autoSpin;
+        this.workerWaitReason = describeWait(asked, cpusFree, budget, settings.workers(), workerSpinNs);
         this.batcher = new DynamicBatcher(settings);
         // The issue thread waits here only when a whole ring of samples is queued (a large Offline query): a
         // coarse park then costs no latency and keeps it from waking up on the workers' cores thousands of times
@@ -90,7 +141,32 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
             t.setDaemon(true);
             workers.add(t);
         }
+        registration = budget.addSutThreads(settings.workers(), name + ": " + settings.workers()
+            + (settings.workers() == 1 ? " worker, idle wait " : " workers, idle wait ") + workerWaitReason);
         workers.forEach(Thread::start);
+    }
+
+    private static String describeWait(final CompletionWaitStrategy asked, final boolean cpusFree,
+        final CpuBudget budget, final int workers, final long spinNs)
+    {
+        if (asked != CompletionWaitStrategy.AUTO)
+        {
+            return asked + " (set explicitly)";
+        }
+        final String why = "auto: " + budget.describe() + " before this SUT's " + workers
+            + (workers == 1 ? " worker: " : " workers: ") + (cpusFree ? "a CPU is free for each spinning worker"
+            : "no CPU is free for each spinning worker") + " after one for everything else";
+        return (cpusFree ? "SPIN, parking after " + spinNs / 1_000_000 + " ms without work"
+            : "PARK after a " + spinNs / 1_000 + " us spin") + " (" + why + ")";
+    }
+
+    /**
+     * @return how the idle workers wait and why, e.g.
+     *         {@code PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: ...)}.
+     */
+    public String workerWait()
+    {
+        return workerWaitReason;
     }
 
     @Override
@@ -166,19 +242,29 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         {
             cpuPinning.accept(cpus[worker % cpus.length]);
         }
+        final boolean parking = workerWait == CompletionWaitStrategy.PARK;
+        if (parkWhileFilling)
+        {
+            // A parked leader waits for its batch timeout with a timed park: it should end where asked.
+            TimerSlack.makePrecise();
+        }
         final SampleBatch batch = new SampleBatch(settings.maxBatchSize());
         final QuerySampleResponses responses = new QuerySampleResponses(settings.maxBatchSize());
         final BatchProcessor processor = processors.get(worker);
         final SutStatistics.Recorder batchSizes = batchRecorders.get(worker);
-        final IdleStrategy idle = settings.workerIdle().newIdleStrategy();
-        final IdleStrategy fillIdle = new org.agrona.concurrent.BusySpinIdleStrategy();
+        final IdleStrategy idle = parking ? new ParkingIdleStrategy(batcher.idleWorkers(), worker, workerSpinNs,
+            WORKER_MAX_PARK_NS, batcher::workAvailable) : workerWait.newIdleStrategy();
+        // A processor that is not ready (its pipeline is full) gets ready on a thread of its own, which wakes nobody.
+        final IdleStrategy notReadyIdle = parking ? CompletionWaitStrategy.BACKOFF.newIdleStrategy() : idle;
+        final IdleStrategy fillIdle = parkWhileFilling ? null : new BusySpinIdleStrategy();
         while (batcher.running())
         {
             if (!processor.readyForBatch())
             {
-                idle.idle();
+                notReadyIdle.idle();
                 continue;
             }
+            notReadyIdle.reset();
             final int n = batcher.nextBatch(batch, fillIdle);
             if (n == 0)
             {
@@ -215,6 +301,7 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
     @Override
     public void close()
     {
+        registration.close();
         batcher.stop();
         for (final Thread t : workers)
         {

@@ -5,6 +5,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
+import org.jloadgen.concurrent.ParkingLot;
 import org.jloadgen.record.PaddedCounter;
 
 /**
@@ -22,11 +23,18 @@ import org.jloadgen.record.PaddedCounter;
  * {@link #dropQueued()} (any thread) discards what is queued when a test is abandoned: the producer stops copying
  * the rest of its query at the next chunk or while it waits for room, and the next leader skips the consumer index
  * past everything published before the drop, so the workers finish their current batch and find nothing more.
+ * <p>
+ * Waking: idle workers may park in {@link #idleWorkers()}; the producer publishes with a volatile store and then wakes
+ * one parked worker, which costs it one memory read while none is parked (see {@link ParkingLot} for why no wake-up is
+ * lost). A worker that forms a batch and leaves samples queued wakes the next parked one. A leader waiting for its
+ * batch to fill ({@code nextBatch} without a fill strategy) parks until the batch's timeout and asks the producer to
+ * wake it only when a publish fills the batch, or on a flush: one wake-up per batch, not per sample.
  */
 public final class DynamicBatcher
 {
     /** Samples of a large query published at a time (a power of two). */
     public static final int PUBLISH_CHUNK = 1024;
+    private static final long NO_FILL_WAITER = Long.MAX_VALUE;
 
     private final int capacity;
     private final int mask;
@@ -39,6 +47,10 @@ public final class DynamicBatcher
     private final PaddedCounter producerIndex = new PaddedCounter();
     private final PaddedCounter consumerIndex = new PaddedCounter();
     private final PaddedCounter flushIndex = new PaddedCounter();
+    /** Producer index at which a parked leader's batch is full; {@link #NO_FILL_WAITER} while none waits. */
+    private final PaddedCounter fillWakeIndex = new PaddedCounter();
+    private final ParkingLot idleWorkers;
+    private final ParkingLot fillWaiter = new ParkingLot(1);
     private final AtomicBoolean leader = new AtomicBoolean();
     /** Drops requested so far; the producer compares it with the count at the start of its query. */
     private final AtomicLong dropRequests = new AtomicLong();
@@ -61,6 +73,31 @@ public final class DynamicBatcher
         this.sampleIndices = new long[capacity];
         this.positions = new int[capacity];
         this.arrivalNs = new long[capacity];
+        this.idleWorkers = new ParkingLot(settings.workers());
+        fillWakeIndex.setRelease(NO_FILL_WAITER);
+    }
+
+    /**
+     * @return where idle workers park (slot = worker number); the producer wakes one after each publish.
+     */
+    public ParkingLot idleWorkers()
+    {
+        return idleWorkers;
+    }
+
+    /**
+     * @return whether a worker would find work: samples queued and no other worker forming a batch (a leader that
+     *         leaves samples queued wakes a parked worker when it is done), or the batcher stopped. Volatile reads: the
+     *         re-check of a worker about to park in {@link #idleWorkers()}.
+     */
+    public boolean workAvailable()
+    {
+        return queuedVolatile() > 0 && !leader.get() || !running;
+    }
+
+    private long queuedVolatile()
+    {
+        return producerIndex.getVolatile() - consumerIndex.getVolatile();
     }
 
     /**
@@ -84,7 +121,7 @@ public final class DynamicBatcher
                 consumerCache = consumerIndex.getAcquire();
                 if (producer - consumerCache >= capacity)
                 {
-                    producerIndex.setRelease(producer);
+                    publish(producer);
                     idle.reset();
                     // Resume only when a quarter of the ring (or the rest of the query) fits: one wake-up per
                     // many batches instead of one per batch, so the waiting issue thread leaves the cores alone.
@@ -112,14 +149,14 @@ public final class DynamicBatcher
             if (n > PUBLISH_CHUNK && (i & (PUBLISH_CHUNK - 1)) == PUBLISH_CHUNK - 1)
             {
                 // Without this, an Offline query's first batch would wait until the whole ring is filled.
-                producerIndex.setRelease(producer);
                 if (dropRequests.get() != drops)
                 {
                     return abandon(producer);
                 }
+                publish(producer);
             }
         }
-        producerIndex.setRelease(producer);
+        publish(producer);
         return true;
     }
 
@@ -128,8 +165,8 @@ public final class DynamicBatcher
      */
     private boolean abandon(final long producer)
     {
-        producerIndex.setRelease(producer);
         dropThrough.accumulateAndGet(producer, Math::max);
+        publish(producer);
         return false;
     }
 
@@ -154,21 +191,37 @@ public final class DynamicBatcher
     }
 
     /**
+     * Makes samples up to {@code producer} visible (volatile store, so the reads after it see a worker that announced
+     * itself before it parked), then wakes a parked idle worker, and the leader if this fills its batch.
+     */
+    private void publish(final long producer)
+    {
+        producerIndex.setVolatile(producer);
+        idleWorkers.wakeOne();
+        if (producer - fillWakeIndex.getVolatile() >= 0)
+        {
+            fillWaiter.wakeOne();
+        }
+    }
+
+    /**
      * Makes everything queued so far eligible for a batch at once. Producer thread.
      */
     public void flush()
     {
-        flushIndex.setRelease(producerIndex.getAcquire());
+        flushIndex.setVolatile(producerIndex.getAcquire());
+        fillWaiter.wakeOne();
     }
 
     /**
      * Forms the next batch if this worker can become the leader. Worker threads.
      *
-     * @param batch the worker's batch, cleared and filled.
-     * @param idle  how to wait while the batch fills.
+     * @param batch    the worker's batch, cleared and filled.
+     * @param fillIdle how to wait while the batch fills, or {@code null} to park until the batch is full, flushed or
+     *                 timed out (the producer wakes the leader when a publish fills it).
      * @return number of samples in the batch; 0 if another worker leads, nothing arrived, or stopping.
      */
-    public int nextBatch(final SampleBatch batch, final IdleStrategy idle)
+    public int nextBatch(final SampleBatch batch, final IdleStrategy fillIdle)
     {
         batch.clear();
         if (leader.get() || !leader.compareAndSet(false, true))
@@ -184,18 +237,29 @@ public final class DynamicBatcher
                 return 0;
             }
             final long firstArrivalNs = arrivalNs[(int)consumer & mask];
-            idle.reset();
+            if (fillIdle != null)
+            {
+                fillIdle.reset();
+            }
             while (available < maxBatchSize && batchTimeoutNs > 0 && running)
             {
                 if (flushIndex.getAcquire() - consumer > 0)
                 {
                     break;
                 }
-                if (System.nanoTime() - firstArrivalNs >= batchTimeoutNs)
+                final long waitedNs = System.nanoTime() - firstArrivalNs;
+                if (waitedNs >= batchTimeoutNs)
                 {
                     break;
                 }
-                idle.idle();
+                if (fillIdle != null)
+                {
+                    fillIdle.idle();
+                }
+                else
+                {
+                    parkUntilFull(consumer, batchTimeoutNs - waitedNs);
+                }
                 available = producerIndex.getAcquire() - consumer;
             }
             if (skipDropped(consumer) != consumer)
@@ -215,6 +279,11 @@ public final class DynamicBatcher
         finally
         {
             leader.set(false);
+            if (batch.size() > 0 && queuedVolatile() > 0)
+            {
+                // Samples are left for the next batch while this worker runs its own: hand them to a parked peer.
+                idleWorkers.wakeOne();
+            }
         }
     }
 
@@ -237,6 +306,25 @@ public final class DynamicBatcher
     }
 
     /**
+     * The leader parks until the producer fills its batch, a flush, the batch timeout or a stop.
+     */
+    private void parkUntilFull(final long consumer, final long remainingNs)
+    {
+        fillWakeIndex.setVolatile(consumer + maxBatchSize);
+        fillWaiter.announce(0);
+        if (producerIndex.getVolatile() - consumer >= maxBatchSize || flushIndex.getVolatile() - consumer > 0
+            || !running)
+        {
+            fillWaiter.withdraw(0);
+        }
+        else
+        {
+            fillWaiter.park(0, remainingNs);
+        }
+        fillWakeIndex.setRelease(NO_FILL_WAITER);
+    }
+
+    /**
      * @return samples queued and not yet taken into a batch.
      */
     public long queued()
@@ -250,6 +338,8 @@ public final class DynamicBatcher
     public void stop()
     {
         running = false;
+        idleWorkers.wakeAll();
+        fillWaiter.wakeAll();
     }
 
     /**

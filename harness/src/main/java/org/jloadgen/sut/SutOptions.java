@@ -367,7 +367,7 @@ public final class SutOptions
      * @param key      an option.
      * @param fallback its default.
      * @return its value as a wait strategy.
-     * @throws IllegalArgumentException {@code KEY must be spin, yield, backoff or sleep, got 'V'}.
+     * @throws IllegalArgumentException {@code KEY must be auto, spin, park, yield, backoff or sleep, got 'V'}.
      */
     public CompletionWaitStrategy idle(final String key, final CompletionWaitStrategy fallback)
     {
@@ -382,7 +382,7 @@ public final class SutOptions
         }
         catch (final IllegalArgumentException ex)
         {
-            throw invalid(key, "spin, yield, backoff or sleep", ex);
+            throw invalid(key, "auto, spin, park, yield, backoff or sleep", ex);
         }
     }
 

@@ -78,7 +78,7 @@ class SutOptionsTest
         assertEquals("graphs must be a list of positive integers such as 1,8,64, got '1,0' (--sut-opt)",
             assertThrows(IllegalArgumentException.class, () -> parse("graphs", "1,0").intList("graphs"))
                 .getMessage());
-        assertEquals("idle must be spin, yield, backoff or sleep, got 'nap' (--sut-opt)",
+        assertEquals("idle must be auto, spin, park, yield, backoff or sleep, got 'nap' (--sut-opt)",
             assertThrows(IllegalArgumentException.class, () -> parse("idle", "nap").idle("idle", null))
                 .getMessage());
         assertTrue(assertThrows(IllegalArgumentException.class, () -> parse("pin", "x-y").cpus("pin", null))

@@ -8,8 +8,9 @@ import org.jloadgen.sut.BatchingSut;
  * {@code --sut null-worker}: the null SUT with one worker thread completing, for the overhead budget's
  * cross-thread figure. It is the SUT toolkit's {@link BatchingSut} (the issue thread queues each sample, the
  * worker takes batches of one and completes them at once, no service time and no data), so it measures the
- * hand-off every real threaded SUT pays. Option: {@code wait} (how the idle worker waits: {@code spin},
- * {@code yield}, {@code backoff} or {@code sleep}; default {@code spin}).
+ * hand-off every real threaded SUT pays. Option: {@code wait} (how the idle worker waits: {@code auto}, {@code spin},
+ * {@code park}, {@code yield}, {@code backoff} or {@code sleep}; default {@code auto}: it spins where a CPU is free
+ * for it, see {@link BatchingSut}).
  */
 public final class NullWorkerSut
 {

@@ -118,7 +118,7 @@ public final class SyntheticSut implements AbortableSut, AutoCloseable
         else
         {
             this.pool = new BatchingSut(name, new BatcherSettings(maxBatch, timeoutUs, workers, queue,
-                CompletionWaitStrategy.BACKOFF, new int[0]),
+                CompletionWaitStrategy.AUTO, new int[0]),
                 worker -> new Processor(seed + worker), cpuPinning);
         }
     }

@@ -18,7 +18,7 @@ import org.jloadgen.sut.BatcherSettings;
  * @param workers        inference worker threads, each running whole batches ({@code workers=}).
  * @param intraOpThreads ONNX Runtime threads per batch, the worker included ({@code intra-op-threads=}).
  * @param ortSpinning    whether ONNX Runtime's intra-op threads spin between batches ({@code ort-spinning=}).
- * @param workerIdle     how idle workers wait for samples ({@code idle=spin|yield|backoff|sleep}).
+ * @param workerIdle     how idle workers wait for samples ({@code idle=auto|spin|park|yield|backoff|sleep}).
  * @param workerCpus     CPUs to pin workers to, round-robin, or empty ({@code pin=0-1}).
  * @param queueCapacity  samples the batcher queues at once, a power of two ({@code queue=}); a larger Offline
  *                       query is queued as workers make room.
@@ -92,7 +92,8 @@ public record InferenceSettings(
     /**
      * The defaults, measured on the 2-core development machine with the embedded model (README "Defaults"):
      * Offline batches of 128 on 2 single-threaded workers; Server batches of up to 128 cut after 500 us;
-     * SingleStream one sample at a time, cut at once, on one spinning worker; MultiStream one query per batch.
+     * SingleStream one sample at a time, cut at once, on one worker; MultiStream one query per batch. Idle workers
+     * wait {@code AUTO}: they spin where each has a CPU of its own with one left over, else park.
      *
      * @param scenario the scenario.
      * @return its defaults.
@@ -102,13 +103,13 @@ public record InferenceSettings(
         return switch (scenario)
         {
             case OFFLINE -> new InferenceSettings(OFFLINE_BATCH_DEFAULT, 0, WORKERS_DEFAULT, 1, false,
-                CompletionWaitStrategy.BACKOFF, new int[0], QUEUE_CAPACITY_DEFAULT);
+                CompletionWaitStrategy.AUTO, new int[0], QUEUE_CAPACITY_DEFAULT);
             case SERVER -> new InferenceSettings(SERVER_BATCH_DEFAULT, SERVER_TIMEOUT_US_DEFAULT, WORKERS_DEFAULT, 1,
-                false, CompletionWaitStrategy.BACKOFF, new int[0], QUEUE_CAPACITY_DEFAULT);
-            case SINGLE_STREAM -> new InferenceSettings(1, 0, 1, 1, false, CompletionWaitStrategy.SPIN, new int[0],
+                false, CompletionWaitStrategy.AUTO, new int[0], QUEUE_CAPACITY_DEFAULT);
+            case SINGLE_STREAM -> new InferenceSettings(1, 0, 1, 1, false, CompletionWaitStrategy.AUTO, new int[0],
                 QUEUE_CAPACITY_DEFAULT);
             case MULTI_STREAM -> new InferenceSettings(MULTI_STREAM_BATCH_DEFAULT, 0, 1, 1, false,
-                CompletionWaitStrategy.SPIN, new int[0], QUEUE_CAPACITY_DEFAULT);
+                CompletionWaitStrategy.AUTO, new int[0], QUEUE_CAPACITY_DEFAULT);
         };
     }
 

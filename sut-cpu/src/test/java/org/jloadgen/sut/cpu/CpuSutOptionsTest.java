@@ -149,7 +149,7 @@ class CpuSutOptionsTest
                 TestScenario.OFFLINE), "placement must be copy or mapped");
         final IllegalArgumentException idle = assertThrows(IllegalArgumentException.class,
             () -> CpuSutOptions.parse(Map.of("idle", "nap"), TestScenario.OFFLINE));
-        assertTrue(idle.getMessage().contains("idle must be spin, yield, backoff or sleep"));
+        assertTrue(idle.getMessage().contains("idle must be auto, spin, park, yield, backoff or sleep"));
         final IllegalArgumentException spin = assertThrows(IllegalArgumentException.class,
             () -> CpuSutOptions.parse(Map.of("ort-spinning", "maybe"), TestScenario.OFFLINE));
         assertTrue(spin.getMessage().contains("ort-spinning must be true or false"));
