@@ -4,12 +4,14 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
 
 import org.agrona.BufferUtil;
 import org.agrona.MutableDirectBuffer;
 import org.agrona.concurrent.UnsafeBuffer;
 import org.agrona.concurrent.ringbuffer.ManyToOneRingBuffer;
 import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
+import org.jloadgen.bindings.ThreadScheduling;
 
 /**
  * Carries accuracy-log payloads from completing threads to a writer thread. Completing threads copy the
@@ -17,6 +19,11 @@ import org.agrona.concurrent.ringbuffer.RingBufferDescriptor;
  * {@code complete(...)} returns, as LoadGen copies it before returning; the collector thread hands them to an
  * {@link AccuracyLogConsumer} that formats and writes the file. A payload too large for the ring takes a slow
  * path that allocates a copy: rare, and only for samples selected for the log.
+ * <p>
+ * The collector thread runs with the {@code SCHED_IDLE} policy where the kernel allows it: it wakes up to 125 times a
+ * second while the clock runs, and must never take a CPU from the issue thread or a SUT thread; it gets the CPU time
+ * they leave. A completing thread that finds the ring full spins briefly, then parks in short steps, so that the
+ * collector gets a CPU even when every other one is busy.
  */
 public final class AccuracyLogCollector implements AutoCloseable
 {
@@ -28,6 +35,10 @@ public final class AccuracyLogCollector implements AutoCloseable
     private static final int HEADER_BYTES = 24;
     /** Longest sleep of the drain thread while nothing arrives. */
     private static final long IDLE_SLEEP_MAX_MS = 8;
+    /** Spins of a completing thread that finds the ring full before it parks. */
+    private static final int FULL_RING_SPINS = 1_000;
+    /** Park of a completing thread between claims once the spins are spent. */
+    private static final long FULL_RING_PARK_NS = 20_000;
 
     private final ManyToOneRingBuffer ring;
     private final MemorySegment ringMemory;
@@ -157,10 +168,17 @@ public final class AccuracyLogCollector implements AutoCloseable
             return -1;
         }
         int index;
-        while ((index = ring.tryClaim(type, length)) < 0)
+        for (int spins = 0; (index = ring.tryClaim(type, length)) < 0; spins++)
         {
-            // The writer is behind: wait for it rather than drop a logged response.
-            Thread.onSpinWait();
+            // The writer is behind: wait for it rather than drop a logged response, and leave it a CPU.
+            if (spins < FULL_RING_SPINS)
+            {
+                Thread.onSpinWait();
+            }
+            else
+            {
+                LockSupport.parkNanos(FULL_RING_PARK_NS);
+            }
         }
         return index;
     }
@@ -171,6 +189,7 @@ public final class AccuracyLogCollector implements AutoCloseable
         // IO-thread rhythm is 10 ms: a 1 ms poll woke this thread 1000 times a second, and on two cores each
         // wake-up takes a core from the issue thread or a SUT worker. 8 ms of the ring's 16 MiB is 2 GB/s.
         long sleepMs = 1;
+        ThreadScheduling.tryRunOnlyWhenIdle();
         try
         {
             while (running)

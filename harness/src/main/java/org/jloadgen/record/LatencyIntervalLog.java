@@ -11,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.HistogramLogWriter;
 import org.HdrHistogram.Recorder;
+import org.jloadgen.bindings.ThreadScheduling;
 
 import org.jloadgen.clib.IoErrors;
 
@@ -20,6 +21,11 @@ import org.jloadgen.clib.IoErrors;
  * thread writes one interval histogram per period into an {@code .hlog} file that HdrHistogram's
  * {@code HistogramLogProcessor} and plotters read. Latencies are the same as LoadGen's (Server: from the
  * scheduled time), so coordinated omission is already excluded and must not be corrected again.
+ * <p>
+ * The writer thread runs with the {@code SCHED_IDLE} policy where the kernel allows it: it works while the clock runs
+ * (about a millisecond per interval to encode and compress) and must never take a CPU from the issue thread or a SUT
+ * thread. Its interval ends when it flips the recorder, so a late flip only makes that interval longer; the log
+ * carries each interval's own start and length.
  */
 public final class LatencyIntervalLog implements AutoCloseable
 {
@@ -99,6 +105,7 @@ public final class LatencyIntervalLog implements AutoCloseable
 
     private void run(final Recorder r)
     {
+        ThreadScheduling.tryRunOnlyWhenIdle();
         while (running)
         {
             try
