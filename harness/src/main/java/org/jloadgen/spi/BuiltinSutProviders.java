@@ -78,7 +78,8 @@ public final class BuiltinSutProviders
             final SutOptions options = SutOptions.parse(NullWorkerSut.NAME, context.options(), Set.of("wait"),
                 Set.of());
             final BatchingSut sut = NullWorkerSut.create(options.idle("wait", CompletionWaitStrategy.AUTO));
-            return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut);
+            return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut,
+                sut.statistics());
         }
     }
 

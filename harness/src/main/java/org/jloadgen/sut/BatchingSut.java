@@ -75,14 +75,16 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
     public BatchingSut(final String name, final BatcherSettings settings,
         final IntFunction<BatchProcessor> processors, final IntConsumer cpuPinning)
     {
-        this(name, settings, new SutStatistics(name, settings.maxBatchSize(), List.of()), processors, cpuPinning);
+        this(name, settings, new SutStatistics(name, settings.maxBatchSize(), List.of(SutStatistics.HANDOFF_STAGE)),
+            processors, cpuPinning);
     }
 
     /**
      * @param name       the SUT name ({@code sut_name}).
      * @param settings   batching and worker settings.
-     * @param statistics where each worker counts the sizes of its batches (processors record their own stages
-     *                   into it); its max batch size must be at least the settings'.
+     * @param statistics where each worker counts the sizes of its batches and, if the statistics name the stage
+     *                   {@link SutStatistics#HANDOFF_STAGE}, the hand-off time of each batch (processors record their
+     *                   own stages into it); its max batch size must be at least the settings'.
      * @param processors creates worker {@code i}'s processor (called on the constructing thread).
      * @param cpuPinning pins the calling worker thread to a CPU ({@link BatcherSettings#workerCpus()}); may be
      *                   {@code null} when no pinning is requested.
@@ -252,6 +254,7 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         final QuerySampleResponses responses = new QuerySampleResponses(settings.maxBatchSize());
         final BatchProcessor processor = processors.get(worker);
         final SutStatistics.Recorder batchSizes = batchRecorders.get(worker);
+        final int handoffStage = statistics.stageNames().indexOf(SutStatistics.HANDOFF_STAGE);
         final IdleStrategy idle = parking ? new ParkingIdleStrategy(batcher.idleWorkers(), worker, workerSpinNs,
             WORKER_MAX_PARK_NS, batcher::workAvailable) : workerWait.newIdleStrategy();
         // A processor that is not ready (its pipeline is full) gets ready on a thread of its own, which wakes nobody.
@@ -273,6 +276,10 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
             }
             idle.reset();
             batchSizes.recordBatch(n);
+            if (handoffStage >= 0)
+            {
+                batchSizes.recordStageNs(handoffStage, batch.takenNs() - batch.arrivalNs(0));
+            }
             for (int i = 0; i < n; i++)
             {
                 responses.set(i, batch.responseId(i));

@@ -237,6 +237,8 @@ public final class DynamicBatcher
                 return 0;
             }
             final long firstArrivalNs = arrivalNs[(int)consumer & mask];
+            long nowNs = System.nanoTime();
+            batch.taken(nowNs);
             if (fillIdle != null)
             {
                 fillIdle.reset();
@@ -247,7 +249,7 @@ public final class DynamicBatcher
                 {
                     break;
                 }
-                final long waitedNs = System.nanoTime() - firstArrivalNs;
+                final long waitedNs = nowNs - firstArrivalNs;
                 if (waitedNs >= batchTimeoutNs)
                 {
                     break;
@@ -261,6 +263,7 @@ public final class DynamicBatcher
                     parkUntilFull(consumer, batchTimeoutNs - waitedNs);
                 }
                 available = producerIndex.getAcquire() - consumer;
+                nowNs = System.nanoTime();
             }
             if (skipDropped(consumer) != consumer)
             {

@@ -11,6 +11,7 @@ public final class SampleBatch
     private final int[] positions;
     private final long[] arrivalNs;
     private int size;
+    private long takenNs;
 
     /**
      * @param capacity maximum batch size.
@@ -26,6 +27,20 @@ public final class SampleBatch
     void clear()
     {
         size = 0;
+    }
+
+    void taken(final long nowNs)
+    {
+        takenNs = nowNs;
+    }
+
+    /**
+     * @return when a worker took up the batch's first sample ({@code System.nanoTime()}), before it waited for the
+     *         batch to fill: that sample's hand-off ended then.
+     */
+    public long takenNs()
+    {
+        return takenNs;
     }
 
     void add(final long responseId, final long sampleIndex, final int position, final long arrivedNs)

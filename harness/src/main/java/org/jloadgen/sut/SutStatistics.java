@@ -41,6 +41,12 @@ public final class SutStatistics
     public static final long HIGHEST_TRACKABLE_NS = 3_600_000_000_000L;
     /** Precision of the stage histograms. */
     public static final int SIGNIFICANT_DIGITS = 3;
+    /**
+     * The toolkit's own stage, recorded by {@link BatchingSut} when the statistics name it: per batch, the time from
+     * the issue thread handing over the batch's first sample to a worker taking it up (the wake-up of a parked
+     * worker, or a spinning worker's reaction), before any wait for the batch to fill.
+     */
+    public static final String HANDOFF_STAGE = "handoff";
 
     private static final Pattern NAME = Pattern.compile("[A-Za-z0-9_.-]+");
 

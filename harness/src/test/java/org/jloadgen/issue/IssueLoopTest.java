@@ -8,18 +8,26 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
+import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.record.CompletionErrors.Kind;
+import org.jloadgen.sut.BatcherSettings;
+import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
 import org.jloadgen.testing.RecordingSut;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class IssueLoopTest
 {
@@ -240,6 +248,37 @@ class IssueLoopTest
             clean = r.outcome().issueAllocatedBytes() == 0 ? clean + 1 : 0;
         }
         assertEquals(3, clean, "the issue thread kept allocating while issuing");
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TestScenario.class, names = {"SERVER", "SINGLE_STREAM"})
+    void shouldAllocateNothingOnTheIssueThreadWhileItParksForAWorkerSut(final TestScenario scenario)
+    {
+        // Two CPUs and a one-worker SUT: AUTO makes the issue thread park (Server: HYBRID until shortly before each
+        // query; SingleStream: PARK until the worker's completion wakes it), and the toolkit's worker spins. Parking
+        // and being woken must allocate nothing either.
+        final CpuBudget budget = new CpuBudget(2);
+        final TestSettings s = new TestSettings().scenario(scenario).serverTargetQps(20_000)
+            .singleStreamExpectedLatencyNs(50_000).minDurationMs(300).minQueryCount(100);
+        final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000)
+            .cpuBudget(budget).parkSpinNs(0));
+        try (BatchingSut sut = new BatchingSut("worker", new BatcherSettings(1, 0, 1, 1 << 12,
+            CompletionWaitStrategy.AUTO, new int[0]), new SutStatistics("worker", 1, List.of()),
+            worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null, budget))
+        {
+            final IssueWaits waits = IssueWaits.resolve(fixture.options);
+            assertEquals(ServerWaitStrategy.HYBRID, waits.server());
+            assertEquals(CompletionWaitStrategy.PARK, waits.completion());
+            int clean = 0;
+            for (int run = 0; run < 10 && clean < 3; run++)
+            {
+                final SeriesFixture.Result r = fixture.run(s, 1024, 1024, TestMode.PERFORMANCE_ONLY, sut);
+                assertTrue(r.outcome().queriesIssued() > 1_000, "" + r.outcome().queriesIssued());
+                assertEquals(0, r.collected().missingSamples());
+                clean = r.outcome().issueAllocatedBytes() == 0 ? clean + 1 : 0;
+            }
+            assertEquals(3, clean, "the issue thread kept allocating while parking (" + scenario + ")");
+        }
     }
 
     @Test

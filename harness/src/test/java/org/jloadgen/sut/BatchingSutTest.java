@@ -19,7 +19,10 @@ import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.concurrent.CpuBudget;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 class BatchingSutTest
 {
@@ -99,6 +102,78 @@ class BatchingSutTest
     }
 
     @Test
+    void shouldHandEverySampleToParkingWorkersExactlyOnce()
+    {
+        // Workers that park after a 20 us spin, leaders that park while their batch fills, and pauses long enough
+        // for every worker to park: each hand-off then needs a wake-up, and none may be lost.
+        final RecordingSink sink = new RecordingSink();
+        final int total = 20_000;
+        final CpuBudget budget = new CpuBudget(2);
+        try (BatchingSut sut = new BatchingSut("parking", new BatcherSettings(16, 50, 3, 1 << 12,
+            CompletionWaitStrategy.PARK, new int[0]), new SutStatistics("parking", 16,
+                List.of(SutStatistics.HANDOFF_STAGE)), worker -> (batch, responses, s) ->
+                s.complete(responses, batch.size()), null, budget))
+        {
+            assertEquals(3, budget.sutThreads());
+            assertTimeoutPreemptively(LIMIT, () ->
+            {
+                long id = 1;
+                int query = 0;
+                while (id <= total)
+                {
+                    final int n = (int)Math.min(1 + id % 20, total - id + 1);
+                    sut.issueQuery(query(id, n), sink);
+                    id += n;
+                    if (++query % 50 == 0)
+                    {
+                        java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                    }
+                }
+                sut.flushQueries();
+                while (sink.completed.get() < total)
+                {
+                    Thread.yield();
+                }
+            });
+            final SutStatistics.Snapshot stats = sut.statistics().snapshot();
+            assertEquals(stats.batches(), stats.stage(SutStatistics.HANDOFF_STAGE).histogram().getTotalCount(),
+                "one hand-off time per batch");
+        }
+        assertEquals(0, budget.sutThreads(), "closing the SUT gives its CPUs back");
+        assertEquals(total, sink.completed.get());
+        assertEquals(total, sink.ids.size());
+        assertEquals(0, sink.duplicates.get());
+    }
+
+    @Test
+    void shouldLetWorkersSpinOnlyWhereEachHasACpu()
+    {
+        final BatchProcessor complete = (batch, responses, s) -> s.complete(responses, batch.size());
+        final CpuBudget budget = new CpuBudget(2);
+        try (BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),
+            new SutStatistics("one", 1, List.of()), worker -> complete, null, budget))
+        {
+            assertEquals("SPIN, parking after 100 ms without work (auto: 2 CPUs, 0 SUT threads before this SUT's 1 "
+                + "worker: a CPU is free for each spinning worker after one for everything else)", one.workerWait());
+            assertEquals(List.of("one: 1 worker, idle wait " + one.workerWait()), budget.sutThreadDescriptions());
+        }
+        try (BatchingSut two = new BatchingSut("two", BatcherSettings.of(1, 0, 2),
+            new SutStatistics("two", 1, List.of()), worker -> complete, null, budget))
+        {
+            assertEquals("PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: no CPU is "
+                + "free for each spinning worker after one for everything else)", two.workerWait());
+        }
+        try (BatchingSut yielding = new BatchingSut("yielding", new BatcherSettings(1, 0, 1, 16,
+            CompletionWaitStrategy.YIELD, new int[0]), new SutStatistics("yielding", 1, List.of()), worker -> complete,
+            null, budget))
+        {
+            assertEquals("YIELD (set explicitly)", yielding.workerWait());
+            assertEquals(1, budget.sutThreads());
+        }
+        assertEquals(0, budget.sutThreads());
+    }
+
+    @Test
     void shouldCountEveryBatchByItsSize()
     {
         final RecordingSink sink = new RecordingSink();
@@ -138,16 +213,20 @@ class BatchingSutTest
         }
     }
 
-    @Test
-    void shouldAllocateNothingOnTheWorkersWhileRecordingStatistics()
+    @ParameterizedTest
+    @EnumSource(value = CompletionWaitStrategy.class, names = {"YIELD", "PARK"})
+    void shouldAllocateNothingOnTheWorkersOrTheIssuingThreadWhileHandingOffAndRecording(
+        final CompletionWaitStrategy wait)
     {
-        final SutStatistics stats = new SutStatistics("alloc", 16, List.of("inference"));
+        // PARK: every 500 queries the producer pauses long enough for the workers to park, so the rounds also
+        // exercise parking, waking and the hand-off times.
+        final SutStatistics stats = new SutStatistics("alloc", 16, List.of(SutStatistics.HANDOFF_STAGE, "inference"));
         final int stage = stats.stage("inference");
         final CountingSink sink = new CountingSink();
         final com.sun.management.ThreadMXBean threads =
             (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
-        try (BatchingSut sut = new BatchingSut("alloc", new BatcherSettings(16, 0, 2, 1 << 12,
-            CompletionWaitStrategy.YIELD, new int[0]), stats, worker ->
+        try (BatchingSut sut = new BatchingSut("alloc", new BatcherSettings(16, 0, 2, 1 << 12, wait, new int[0]),
+            stats, worker ->
             {
                 final SutStatistics.Recorder recorder = stats.newRecorder();
                 return (batch, responses, s) ->
@@ -159,8 +238,9 @@ class BatchingSutTest
             }, null))
         {
             final long[] workerIds = sut.workerThreadIds();
+            final MutableQuery query = new MutableQuery();
             // The first rounds link call sites and initialise classes; then whole rounds of 40k samples must leave
-            // the workers' allocation counters where they were.
+            // the workers' and the issuing thread's allocation counters where they were.
             int clean = 0;
             long id = 1;
             for (int round = 0; round < 20 && clean < 3; round++)
@@ -168,25 +248,73 @@ class BatchingSutTest
                 final long before = allocated(threads, workerIds);
                 final long first = id;
                 final long target = id + 40_000;
-                assertTimeoutPreemptively(LIMIT, () ->
+                final long issuingBytes = assertTimeoutPreemptively(LIMIT, () ->
                 {
+                    final long issuingBefore = threads.getCurrentThreadAllocatedBytes();
                     long next = first;
                     while (next < target)
                     {
-                        sut.issueQuery(query(next, 10), sink);
+                        sut.issueQuery(query.of(next, 10), sink);
                         next += 10;
+                        if (wait == CompletionWaitStrategy.PARK && (next / 10) % 500 == 0)
+                        {
+                            java.util.concurrent.locks.LockSupport.parkNanos(200_000);
+                        }
                     }
                     sut.flushQueries();
+                    final long issuing = threads.getCurrentThreadAllocatedBytes() - issuingBefore;
                     while (sink.completed.get() < target - 1)
                     {
                         Thread.yield();
                     }
+                    return issuing;
                 });
                 id = target;
-                clean = allocated(threads, workerIds) == before ? clean + 1 : 0;
+                clean = allocated(threads, workerIds) == before && issuingBytes == 0 ? clean + 1 : 0;
             }
-            assertEquals(3, clean, "the workers kept allocating while batching and recording");
-            assertEquals(id - 1, stats.snapshot().samples());
+            assertEquals(3, clean, "the workers or the issuing thread kept allocating while handing off, batching "
+                + "and recording (" + wait + ")");
+            final SutStatistics.Snapshot snapshot = stats.snapshot();
+            assertEquals(id - 1, snapshot.samples());
+            assertEquals(snapshot.batches(), snapshot.stage(SutStatistics.HANDOFF_STAGE).histogram().getTotalCount());
+        }
+    }
+
+    /** A query whose ids are set before each call, so that issuing allocates nothing. */
+    private static final class MutableQuery implements QuerySamples
+    {
+        private long firstId;
+        private int count;
+
+        MutableQuery of(final long first, final int n)
+        {
+            this.firstId = first;
+            this.count = n;
+            return this;
+        }
+
+        @Override
+        public int size()
+        {
+            return count;
+        }
+
+        @Override
+        public long responseId(final int i)
+        {
+            return firstId + i;
+        }
+
+        @Override
+        public long sampleIndex(final int i)
+        {
+            return firstId + i;
+        }
+
+        @Override
+        public int loadedPosition(final int i)
+        {
+            return (int)(firstId + i);
         }
     }
 

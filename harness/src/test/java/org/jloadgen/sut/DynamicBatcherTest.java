@@ -184,6 +184,60 @@ class DynamicBatcherTest
     }
 
     @Test
+    void shouldWakeAParkedLeaderWithThePublishThatFillsItsBatch() throws Exception
+    {
+        final DynamicBatcher b = batcher(4, HOUR_US, 64);
+        final SampleBatch batch = new SampleBatch(4);
+        b.offer(query(1, 1), new NoOpIdleStrategy());
+        final java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger(-1);
+        final Thread leader = Thread.ofPlatform().start(() -> cut.set(b.nextBatch(batch, null)));
+        assertTimeoutPreemptively(LIMIT, () ->
+        {
+            for (long id = 2; id <= 4; id++)
+            {
+                waitUntilParked(leader);
+                assertEquals(-1, cut.get(), "cut before the batch was full");
+                b.offer(query(id, 1), new NoOpIdleStrategy());
+            }
+            leader.join();
+        });
+        assertEquals(4, cut.get());
+        assertArrayEquals(new long[] {1, 2, 3, 4}, ids(batch));
+    }
+
+    @Test
+    void shouldWakeAParkedLeaderOnAFlushAndEndItsParkAtTheTimeout() throws Exception
+    {
+        final DynamicBatcher b = batcher(8, HOUR_US, 64);
+        final SampleBatch batch = new SampleBatch(8);
+        b.offer(query(1, 3), new NoOpIdleStrategy());
+        final java.util.concurrent.atomic.AtomicInteger cut = new java.util.concurrent.atomic.AtomicInteger(-1);
+        final Thread leader = Thread.ofPlatform().start(() -> cut.set(b.nextBatch(batch, null)));
+        assertTimeoutPreemptively(LIMIT, () ->
+        {
+            waitUntilParked(leader);
+            b.flush();
+            leader.join();
+        });
+        assertEquals(3, cut.get());
+
+        final long timeoutUs = 20_000;
+        final DynamicBatcher timed = batcher(8, timeoutUs, 64);
+        final long startNs = System.nanoTime();
+        timed.offer(query(1, 2), new NoOpIdleStrategy());
+        assertTimeoutPreemptively(LIMIT, () -> assertEquals(2, timed.nextBatch(batch, null)));
+        assertTrue(System.nanoTime() - startNs >= timeoutUs * 1_000, "cut before the timeout expired");
+    }
+
+    private static void waitUntilParked(final Thread thread)
+    {
+        while (thread.getState() != Thread.State.TIMED_WAITING)
+        {
+            Thread.onSpinWait();
+        }
+    }
+
+    @Test
     void shouldKeepOrderAcrossTheEndOfTheRing()
     {
         final DynamicBatcher b = batcher(4, 0, 8);
