@@ -29,11 +29,17 @@ import picocli.CommandLine.Option;
             + "and wall time beside the official LoadGen's figures and the targets.",
         "The full set takes 15-30 minutes; --only and --repeats run a subset (e.g. --only smoke --repeats 1).",
         "--official: instead, the side-by-side comparison of the Java null SUT under the official LoadGen (the "
-            + "bridge) with a C++ null SUT under the same LoadGen build, runs alternated (about 7 minutes)."})
+            + "bridge) with a C++ null SUT under the same LoadGen build, runs alternated (about 7 minutes).",
+        "With --side-by-side: run the official LoadGen's C++ null SUT (built by scripts/build-official-loadgen, or "
+            + "--official-null-sut) and JLoadGen's null SUTs alternately on the same Server tests (10k and 50k QPS, "
+            + "completion inline or from one worker thread) and JLoadGen's cpu SUT at half its capacity, and print "
+            + "p50/p99/p99.9, their ratio and where JLoadGen's latency goes (about 12 minutes with 3 repeats)."})
 public final class OverheadCommand implements Callable<Integer>
 {
     @Option(names = "--only", paramLabel = "ID", split = ",",
-        description = "Run only these configurations: ${COMPLETION-CANDIDATES}. Default: all but smoke.",
+        description = "Run only these configurations: ${COMPLETION-CANDIDATES}. Default: all but smoke. With "
+            + "--side-by-side: " + "sbs-10k-worker, sbs-50k-worker, sbs-10k-inline, sbs-50k-inline, sbs-cpu (default: "
+            + "all).",
         completionCandidates = Ids.class)
     List<String> only;
 
@@ -47,6 +53,20 @@ public final class OverheadCommand implements Callable<Integer>
         description = "The official LoadGen source for --official (default: $LOADGEN_DIR, else "
             + "../shared/mlperf-inference/loadgen).")
     Path loadgenDir;
+
+    @Option(names = "--side-by-side",
+        description = "Run the side-by-side comparison with the official LoadGen instead of the budget table.")
+    boolean sideBySide;
+
+    @Option(names = "--official-null-sut", paramLabel = "FILE",
+        description = "The official LoadGen's null SUT (default: built by scripts/build-official-loadgen from "
+            + "../shared/mlperf-inference/loadgen or $LOADGEN_DIR).")
+    Path officialNullSut;
+
+    @Option(names = "--cpu-qps", paramLabel = "QPS", defaultValue = "0",
+        description = "Server target of the sbs-cpu case (default: half the cpu SUT's Offline capacity, measured "
+            + "first).")
+    long cpuQps;
 
     @Option(names = "--repeats", paramLabel = "N", defaultValue = "3",
         description = "Runs per configuration and per peak-search target (default: ${DEFAULT-VALUE}).")
@@ -123,7 +143,7 @@ public final class OverheadCommand implements Callable<Integer>
             return compareWithOfficial(stdout);
         }
         final OverheadRunner.Options options = new OverheadRunner.Options()
-            .ids(only == null || only.isEmpty() ? BudgetTable.DEFAULT_IDS : only)
+            .ids(only == null || only.isEmpty() || sideBySide ? BudgetTable.DEFAULT_IDS : only)
             .repeats(repeats)
             .workDir(workDir)
             .peakSearch(peakStartQps, Math.min(10_000, peakStartQps), peakMaxQps, peakResolution, peakMaxProbes)
@@ -133,7 +153,22 @@ public final class OverheadCommand implements Callable<Integer>
             .retryDisturbed(maxOtherCpu, retries);
         final ChildJvm child = ChildJvm.likeThisJvm(jvmArgs == null ? OverheadRunner.DEFAULT_JVM_FLAGS : jvmArgs,
             childTimeLimitS * 1_000);
-        final OverheadReport report = new OverheadRunner(options, child, System.err).run();
+        final OverheadRunner runner = new OverheadRunner(options, child, System.err);
+        if (sideBySide)
+        {
+            final List<String> cases = only == null || only.isEmpty() ? SideBySide.ALL_IDS : only;
+            final SideBySideRunner sbs = new SideBySideRunner(runner, cases, repeats,
+                SideBySideRunner.needsOfficial(cases) ? OfficialNullSut.locate(officialNullSut) : null, cpuQps);
+            final SideBySideReport report = sbs.run(workDir != null ? Files.createDirectories(workDir)
+                : Files.createTempDirectory("jloadgen-side-by-side-"));
+            stdout.print(report.markdown());
+            if (output != null)
+            {
+                report.write(output);
+            }
+            return Main.EXIT_VALID;
+        }
+        final OverheadReport report = runner.run();
         final String table = report.markdown();
         stdout.print(table);
         if (output != null)

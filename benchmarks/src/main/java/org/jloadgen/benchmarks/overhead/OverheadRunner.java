@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Function;
 
 import org.jloadgen.api.TestScenario;
 
@@ -355,13 +356,40 @@ public final class OverheadRunner
         return results;
     }
 
-    private RunResult runOne(final Path dir, final Configuration configuration, final int repeat)
+    /**
+     * Runs one repeat of a JLoadGen configuration in a fresh JVM, after waiting for a quiet machine, and again (up to
+     * the retry limit) when other processes disturbed it.
+     *
+     * @param dir           the run's directory.
+     * @param configuration what to run.
+     * @param repeat        repeat number.
+     * @return the last attempt's result.
+     */
+    RunResult runOne(final Path dir, final Configuration configuration, final int repeat)
+    {
+        return runOne(dir, configuration, repeat, null);
+    }
+
+    /**
+     * The same for any command.
+     *
+     * @param dir           the run's directory.
+     * @param configuration what runs (its id and description; its arguments are not used).
+     * @param repeat        repeat number.
+     * @param command       the whole command line for an attempt's directory, or {@code null} for the JLoadGen JVM.
+     * @return the last attempt's result.
+     */
+    RunResult runOne(final Path dir, final Configuration configuration, final int repeat,
+        final Function<Path, List<String>> command)
     {
         int attempt = 0;
         while (true)
         {
-            final RunResult result = child.run(configuration, repeat, attempt == 0 ? dir
-                : dir.resolveSibling(dir.getFileName() + "-retry" + attempt), waitForQuiet());
+            final Path attemptDir = attempt == 0 ? dir : dir.resolveSibling(dir.getFileName() + "-retry" + attempt);
+            final double busy = waitForQuiet();
+            final RunResult result = command == null ? child.run(configuration, repeat, attemptDir, busy)
+                : ChildJvm.execute(configuration, repeat, command.apply(attemptDir), attemptDir, busy,
+                    child.timeLimitMs());
             progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  others' CPU "
                 + "before %3.0f%% during %3.0f%%  %s%n", configuration.id(), repeat,
                 result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9, result.peakRssKib() / 1024,
@@ -374,6 +402,14 @@ public final class OverheadRunner
             progress.printf(Locale.ROOT, "overhead: other processes used %.0f%% of the machine during that run; "
                 + "running it again (%d of %d)%n", 100 * result.otherCpu(), attempt, options.retries);
         }
+    }
+
+    /**
+     * @return where a line per run goes.
+     */
+    PrintStream progress()
+    {
+        return progress;
     }
 
     /**

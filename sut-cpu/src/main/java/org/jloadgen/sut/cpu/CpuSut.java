@@ -49,7 +49,8 @@ public final class CpuSut implements AbortableSut, AutoCloseable
             : "ONNXRuntime-CPU(" + model.file().getFileName() + ")";
         final SampleStoreLibrary library = dataset.library();
         final long sampleBytes = dataset.sampleBytes();
-        this.statistics = new SutStatistics(name, settings.maxBatchSize(), List.of(OnnxBatchProcessor.STAGE));
+        this.statistics = new SutStatistics(name, settings.maxBatchSize(),
+            List.of(SutStatistics.HANDOFF_STAGE, OnnxBatchProcessor.STAGE));
         this.pool = new BatchingSut(name, settings.batcherSettings(), statistics, worker ->
         {
             final OnnxBatchProcessor p = new OnnxBatchProcessor(model, library.store(), sampleBytes,

@@ -1,0 +1,129 @@
+package org.jloadgen.benchmarks.overhead;
+
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.sut.synthetic.NullWorkerSut;
+
+/**
+ * The cases of the side-by-side comparison with the official LoadGen: the same Server test run by LoadGen 6.0.17 with
+ * its C++ null SUT ({@code benchmarks/official/null_sut.cc}) and by JLoadGen with its null SUT, both completing either
+ * inline in {@code IssueQuery} or from one worker thread (LoadGen's woken through a condition variable, JLoadGen's the
+ * SUT toolkit's batching SUT); and JLoadGen's {@code cpu} SUT (2 workers, the embedded model) at half its capacity,
+ * where the harness's share of the latency is taken apart. Settings as the budget's: 10 s minimum, 20 s maximum
+ * duration, QSL 1024/1024, no audit.config.
+ */
+public final class SideBySide
+{
+    /** Server 10k QPS, one worker thread completing. */
+    public static final String WORKER_10K = "sbs-10k-worker";
+    /** Server 50k QPS, one worker thread completing. */
+    public static final String WORKER_50K = "sbs-50k-worker";
+    /** Server 10k QPS, completion inline. */
+    public static final String INLINE_10K = "sbs-10k-inline";
+    /** Server 50k QPS, completion inline. */
+    public static final String INLINE_50K = "sbs-50k-inline";
+    /** JLoadGen's cpu SUT at half its capacity. */
+    public static final String CPU_HALF = "sbs-cpu";
+    /** Every case, in table order. */
+    public static final List<String> ALL_IDS = List.of(WORKER_10K, WORKER_50K, INLINE_10K, INLINE_50K, CPU_HALF);
+
+    /** Minimum duration of the breakdown runs (shorter than the measured ones: the trace takes ~370 B a sample). */
+    static final long BREAKDOWN_MS = 3_000;
+    private static final long DURATION_MS = 10_000;
+    private static final String MAX_DURATION = "max_duration_ms=20000";
+
+    private SideBySide()
+    {
+    }
+
+    /**
+     * One case.
+     *
+     * @param id          short name, for {@code --only}.
+     * @param description what runs.
+     * @param official    the official null SUT's arguments (without {@code --out}), or {@code null} when LoadGen has no
+     *                    counterpart here.
+     * @param jloadgen    JLoadGen's run.
+     * @param breakdown   a shorter JLoadGen run with the Chrome trace, for the lateness and hand-off figures, or
+     *                    {@code null}.
+     */
+    public record Case(String id, String description, Configuration official, Configuration jloadgen,
+        Configuration breakdown)
+    {
+    }
+
+    /**
+     * @param id a case id other than {@link #CPU_HALF} (which needs a rate: {@link #cpuAt}).
+     * @return the case.
+     * @throws IllegalArgumentException for an unknown id.
+     */
+    public static Case of(final String id)
+    {
+        return switch (id)
+        {
+            case WORKER_10K -> nullCase(id, 10_000, true);
+            case WORKER_50K -> nullCase(id, 50_000, true);
+            case INLINE_10K -> nullCase(id, 10_000, false);
+            case INLINE_50K -> nullCase(id, 50_000, false);
+            default -> throw new IllegalArgumentException("unknown side-by-side case '" + id + "'; known: " + ALL_IDS);
+        };
+    }
+
+    private static Case nullCase(final String id, final long qps, final boolean worker)
+    {
+        final String rate = "server_target_qps=" + qps;
+        final String what = "Server, " + Format.si(qps) + " QPS, 10 s, " + (worker
+            ? "one worker thread completing (LoadGen: a condition-variable worker; JLoadGen: null-worker)"
+            : "completion inline in IssueQuery (null SUTs)");
+        final Configuration official = new Configuration(id, what, TestScenario.SERVER, DURATION_MS,
+            officialArguments(worker, DURATION_MS, rate, MAX_DURATION));
+        final String sut = worker ? NullWorkerSut.NAME : "null";
+        final Configuration jloadgen = Configuration.of(id, what, TestScenario.SERVER, DURATION_MS, sut, rate,
+            MAX_DURATION);
+        final Configuration breakdown = worker ? Configuration.of(id + "-breakdown", what + ", 3 s with the Chrome "
+            + "trace", TestScenario.SERVER, BREAKDOWN_MS, sut, rate, "max_duration_ms=" + 2 * BREAKDOWN_MS)
+            .with(List.of("--chrome-trace")) : null;
+        return new Case(id, what, official, jloadgen, breakdown);
+    }
+
+    /**
+     * @return the Offline run whose samples per second are the cpu SUT's capacity (its default Offline batching).
+     */
+    public static Configuration cpuCapacity()
+    {
+        return Configuration.of(CPU_HALF + "-capacity", "cpu SUT, Offline, 5 s: its capacity", TestScenario.OFFLINE,
+            5_000, "cpu", "offline_expected_qps=300000", "max_duration_ms=10000");
+    }
+
+    /**
+     * @param qps the Server target (half the capacity).
+     * @return the cpu case at that rate (its default Server batching, 2 workers).
+     */
+    public static Case cpuAt(final long qps)
+    {
+        final String rate = "server_target_qps=" + qps;
+        final String what = "cpu SUT (embedded model, 2 workers), Server at " + Format.si(qps) + " QPS (half its "
+            + "Offline capacity), 10 s";
+        return new Case(CPU_HALF, what, null, Configuration.of(CPU_HALF, what, TestScenario.SERVER, DURATION_MS, "cpu",
+            rate, MAX_DURATION), Configuration.of(CPU_HALF + "-breakdown", what + ", 3 s with the Chrome trace",
+            TestScenario.SERVER, BREAKDOWN_MS, "cpu", rate, "max_duration_ms=" + 2 * BREAKDOWN_MS)
+            .with(List.of("--chrome-trace")));
+    }
+
+    /**
+     * @return the official null SUT's arguments for a Server run.
+     */
+    static List<String> officialArguments(final boolean worker, final long minDurationMs, final String... sets)
+    {
+        final List<String> args = new ArrayList<>(List.of("--scenario", "Server", "--completion",
+            worker ? "worker" : "inline", "--quiet", "--no-audit-config", "--set", "min_duration_ms=" + minDurationMs));
+        for (final String s : sets)
+        {
+            args.add("--set");
+            args.add(s);
+        }
+        return args;
+    }
+}
