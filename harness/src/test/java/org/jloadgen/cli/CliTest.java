@@ -116,6 +116,50 @@ class CliTest
     }
 
     @Test
+    void shouldSayInTheDetailLogHowEveryThreadWaitedAndWhy() throws IOException
+    {
+        final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null-worker",
+            "--set", "server_target_qps=2000", "--set", "min_duration_ms=300", "--out", dir.toString(),
+            "--completion-timeout-ms", "5000", "--quiet");
+        assertEquals(Main.EXIT_VALID, o.exitCode(), o.out() + o.err());
+        final MlLogParser detail = MlLogParser.parse(dir.resolve("mlperf_log_detail.txt"));
+        final int cpus = org.jloadgen.concurrent.CpuBudget.process().cpus();
+        // One worker thread registered: the issue thread spins only with a CPU left over for everything else.
+        final String server = (String)detail.value("jloadgen_server_wait");
+        assertTrue(server.startsWith((cpus >= 3 ? "SPIN" : "HYBRID") + " (auto: " + cpus + " CPUs, 1 SUT thread, "),
+            server);
+        assertTrue(((String)detail.value("jloadgen_completion_wait")).contains("auto: "), o.out());
+        final String workers = (String)detail.value("jloadgen_sut_threads");
+        assertTrue(workers.startsWith("NullWorkerSUT: 1 worker, idle wait " + (cpus >= 2 ? "SPIN" : "PARK")), workers);
+        // The hand-off times of the toolkit's worker are beside the logs.
+        final org.jloadgen.sut.SutStatistics.Snapshot stats = org.jloadgen.sut.SutStatistics.Snapshot.read(
+            dir.resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));
+        assertEquals(stats.batches(), stats.stage(org.jloadgen.sut.SutStatistics.HANDOFF_STAGE).histogram()
+            .getTotalCount());
+
+        final Outcome explicit = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--server-wait", "SLEEP", "--set", "server_target_qps=2000", "--set", "min_duration_ms=100", "--out",
+            dir.resolve("explicit").toString(), "--quiet");
+        // Sleeping to each query on a busy machine may well miss the latency bound: VALID or not, the log says why.
+        assertTrue(explicit.exitCode() == Main.EXIT_VALID || explicit.exitCode() == Main.EXIT_INVALID,
+            explicit.out() + explicit.err());
+        assertEquals("SLEEP (set explicitly)", MlLogParser.parse(dir.resolve("explicit/mlperf_log_detail.txt"))
+            .value("jloadgen_server_wait"));
+    }
+
+    @Test
+    void shouldExplainTheAutomaticWaitsInTheHelp()
+    {
+        final Outcome o = jloadgen("run", "--help");
+        assertEquals(0, o.exitCode());
+        final String help = o.out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("--server-wait=STRATEGY How the Server issue thread waits for scheduled times: AUTO, "
+            + "SPIN, YIELD, SLEEP, HYBRID (default: AUTO: SPIN where a CPU is free for it"), help);
+        assertTrue(help.contains("the detail log says which ran and why"), help);
+        assertTrue(help.contains("--completion-wait=STRATEGY"), help);
+    }
+
+    @Test
     void shouldWriteTheSutStatisticsBesideTheLogs() throws IOException
     {
         final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "Offline", "--sut", "synthetic",
