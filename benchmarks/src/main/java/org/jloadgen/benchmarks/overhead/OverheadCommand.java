@@ -63,6 +63,11 @@ public final class OverheadCommand implements Callable<Integer>
             + "../shared/mlperf-inference/loadgen or $LOADGEN_DIR).")
     Path officialNullSut;
 
+    @Option(names = "--sbs-duration-ms", paramLabel = "MS", defaultValue = "10000",
+        description = "Minimum duration of the side-by-side runs (default: ${DEFAULT-VALUE}, as the budget's; "
+            + "shorter for a quick look).")
+    long sbsDurationMs;
+
     @Option(names = "--cpu-qps", paramLabel = "QPS", defaultValue = "0",
         description = "Server target of the sbs-cpu case (default: half the cpu SUT's Offline capacity, measured "
             + "first).")
@@ -158,7 +163,8 @@ public final class OverheadCommand implements Callable<Integer>
         {
             final List<String> cases = only == null || only.isEmpty() ? SideBySide.ALL_IDS : only;
             final SideBySideRunner sbs = new SideBySideRunner(runner, cases, repeats,
-                SideBySideRunner.needsOfficial(cases) ? OfficialNullSut.locate(officialNullSut) : null, cpuQps);
+                SideBySideRunner.needsOfficial(cases) ? OfficialNullSut.locate(officialNullSut) : null, cpuQps,
+                sbsDurationMs);
             final SideBySideReport report = sbs.run(workDir != null ? Files.createDirectories(workDir)
                 : Files.createTempDirectory("jloadgen-side-by-side-"));
             stdout.print(report.markdown());

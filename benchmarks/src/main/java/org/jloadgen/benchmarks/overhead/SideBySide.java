@@ -29,10 +29,10 @@ public final class SideBySide
     /** Every case, in table order. */
     public static final List<String> ALL_IDS = List.of(WORKER_10K, WORKER_50K, INLINE_10K, INLINE_50K, CPU_HALF);
 
+    /** Minimum duration of the measured runs, as the budget's and LoadGen's example null-SUT runs. */
+    public static final long DURATION_MS = 10_000;
     /** Minimum duration of the breakdown runs (shorter than the measured ones: the trace takes ~370 B a sample). */
     static final long BREAKDOWN_MS = 3_000;
-    private static final long DURATION_MS = 10_000;
-    private static final String MAX_DURATION = "max_duration_ms=20000";
 
     private SideBySide()
     {
@@ -55,37 +55,49 @@ public final class SideBySide
     }
 
     /**
-     * @param id a case id other than {@link #CPU_HALF} (which needs a rate: {@link #cpuAt}).
+     * @param id         a case id other than {@link #CPU_HALF} (which needs a rate: {@link #cpuAt}).
+     * @param durationMs the runs' minimum duration ({@link #DURATION_MS}; shorter for a quick look).
      * @return the case.
      * @throws IllegalArgumentException for an unknown id.
      */
-    public static Case of(final String id)
+    public static Case of(final String id, final long durationMs)
     {
         return switch (id)
         {
-            case WORKER_10K -> nullCase(id, 10_000, true);
-            case WORKER_50K -> nullCase(id, 50_000, true);
-            case INLINE_10K -> nullCase(id, 10_000, false);
-            case INLINE_50K -> nullCase(id, 50_000, false);
+            case WORKER_10K -> nullCase(id, 10_000, true, durationMs);
+            case WORKER_50K -> nullCase(id, 50_000, true, durationMs);
+            case INLINE_10K -> nullCase(id, 10_000, false, durationMs);
+            case INLINE_50K -> nullCase(id, 50_000, false, durationMs);
             default -> throw new IllegalArgumentException("unknown side-by-side case '" + id + "'; known: " + ALL_IDS);
         };
     }
 
-    private static Case nullCase(final String id, final long qps, final boolean worker)
+    private static Case nullCase(final String id, final long qps, final boolean worker, final long durationMs)
     {
         final String rate = "server_target_qps=" + qps;
-        final String what = "Server, " + Format.si(qps) + " QPS, 10 s, " + (worker
+        final String maxDuration = "max_duration_ms=" + 2 * durationMs;
+        final String what = "Server, " + Format.si(qps) + " QPS, " + seconds(durationMs) + ", " + (worker
             ? "one worker thread completing (LoadGen: a condition-variable worker; JLoadGen: null-worker)"
             : "completion inline in IssueQuery (null SUTs)");
-        final Configuration official = new Configuration(id, what, TestScenario.SERVER, DURATION_MS,
-            officialArguments(worker, DURATION_MS, rate, MAX_DURATION));
+        final Configuration official = new Configuration(id, what, TestScenario.SERVER, durationMs,
+            officialArguments(worker, durationMs, rate, maxDuration));
         final String sut = worker ? NullWorkerSut.NAME : "null";
-        final Configuration jloadgen = Configuration.of(id, what, TestScenario.SERVER, DURATION_MS, sut, rate,
-            MAX_DURATION);
-        final Configuration breakdown = worker ? Configuration.of(id + "-breakdown", what + ", 3 s with the Chrome "
-            + "trace", TestScenario.SERVER, BREAKDOWN_MS, sut, rate, "max_duration_ms=" + 2 * BREAKDOWN_MS)
-            .with(List.of("--chrome-trace")) : null;
-        return new Case(id, what, official, jloadgen, breakdown);
+        final Configuration jloadgen = Configuration.of(id, what, TestScenario.SERVER, durationMs, sut, rate,
+            maxDuration);
+        return new Case(id, what, official, jloadgen, worker ? breakdown(id, what, sut, rate, durationMs) : null);
+    }
+
+    private static Configuration breakdown(final String id, final String what, final String sut, final String rate,
+        final long durationMs)
+    {
+        final long ms = Math.min(BREAKDOWN_MS, durationMs);
+        return Configuration.of(id + "-breakdown", what + "; breakdown: " + seconds(ms) + " with the Chrome trace",
+            TestScenario.SERVER, ms, sut, rate, "max_duration_ms=" + 2 * ms).with(List.of("--chrome-trace"));
+    }
+
+    private static String seconds(final long ms)
+    {
+        return ms % 1_000 == 0 ? ms / 1_000 + " s" : ms + " ms";
     }
 
     /**
@@ -98,18 +110,17 @@ public final class SideBySide
     }
 
     /**
-     * @param qps the Server target (half the capacity).
+     * @param qps        the Server target (half the capacity).
+     * @param durationMs the run's minimum duration.
      * @return the cpu case at that rate (its default Server batching, 2 workers).
      */
-    public static Case cpuAt(final long qps)
+    public static Case cpuAt(final long qps, final long durationMs)
     {
         final String rate = "server_target_qps=" + qps;
         final String what = "cpu SUT (embedded model, 2 workers), Server at " + Format.si(qps) + " QPS (half its "
-            + "Offline capacity), 10 s";
-        return new Case(CPU_HALF, what, null, Configuration.of(CPU_HALF, what, TestScenario.SERVER, DURATION_MS, "cpu",
-            rate, MAX_DURATION), Configuration.of(CPU_HALF + "-breakdown", what + ", 3 s with the Chrome trace",
-            TestScenario.SERVER, BREAKDOWN_MS, "cpu", rate, "max_duration_ms=" + 2 * BREAKDOWN_MS)
-            .with(List.of("--chrome-trace")));
+            + "Offline capacity), " + seconds(durationMs);
+        return new Case(CPU_HALF, what, null, Configuration.of(CPU_HALF, what, TestScenario.SERVER, durationMs, "cpu",
+            rate, "max_duration_ms=" + 2 * durationMs), breakdown(CPU_HALF, what, "cpu", rate, durationMs));
     }
 
     /**

@@ -21,6 +21,7 @@ public final class SideBySideRunner
     private final int repeats;
     private final Path officialBinary;
     private final long cpuQps;
+    private final long durationMs;
 
     /**
      * @param runner         runs each process (quiet waits, retries, progress lines).
@@ -28,9 +29,10 @@ public final class SideBySideRunner
      * @param repeats        runs per engine and case.
      * @param officialBinary the official LoadGen's null SUT, or {@code null} when no case needs it.
      * @param cpuQps         the cpu case's Server target, or 0 to use half its measured Offline capacity.
+     * @param durationMs     the runs' minimum duration ({@link SideBySide#DURATION_MS}).
      */
     public SideBySideRunner(final OverheadRunner runner, final List<String> ids, final int repeats,
-        final Path officialBinary, final long cpuQps)
+        final Path officialBinary, final long cpuQps, final long durationMs)
     {
         for (final String id : ids)
         {
@@ -40,15 +42,17 @@ public final class SideBySideRunner
                     + SideBySide.ALL_IDS);
             }
         }
-        if (ids.isEmpty() || repeats < 1 || cpuQps < 0)
+        if (ids.isEmpty() || repeats < 1 || cpuQps < 0 || durationMs < 1)
         {
-            throw new IllegalArgumentException("a side-by-side run needs a case, at least one repeat and a rate >= 0");
+            throw new IllegalArgumentException("a side-by-side run needs a case, at least one repeat, a rate >= 0 and "
+                + "a positive duration");
         }
         this.runner = runner;
         this.ids = SideBySide.ALL_IDS.stream().filter(ids::contains).toList();
         this.repeats = repeats;
         this.officialBinary = officialBinary;
         this.cpuQps = cpuQps;
+        this.durationMs = durationMs;
     }
 
     /**
@@ -72,7 +76,8 @@ public final class SideBySideRunner
         final List<SideBySideReport.CaseResult> results = new ArrayList<>();
         for (final String id : ids)
         {
-            final SideBySide.Case c = id.equals(SideBySide.CPU_HALF) ? SideBySide.cpuAt(cpuRate(work)) : SideBySide.of(id);
+            final SideBySide.Case c = id.equals(SideBySide.CPU_HALF) ? SideBySide.cpuAt(cpuRate(work), durationMs)
+                : SideBySide.of(id, durationMs);
             final List<RunResult> official = new ArrayList<>();
             final List<RunResult> jloadgen = new ArrayList<>();
             final List<LatencyBreakdown> breakdowns = new ArrayList<>();
