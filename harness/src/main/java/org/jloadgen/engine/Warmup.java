@@ -1,11 +1,18 @@
 package org.jloadgen.engine;
 
+import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.issue.IssueLoop;
+import org.jloadgen.issue.IssueWaits;
 import org.jloadgen.record.CompletionErrors;
 import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.LatencyIntervalLog;
@@ -15,7 +22,9 @@ import org.jloadgen.schedule.LoadableSets;
 import org.jloadgen.schedule.QueryGenerator;
 import org.jloadgen.schedule.SequenceGen;
 import org.jloadgen.schedule.Trace;
+import org.jloadgen.sut.BatchingSut;
 import org.jloadgen.sut.synthetic.NullSut;
+import org.jloadgen.sut.synthetic.NullWorkerSut;
 
 /**
  * Runs the engine's own issue and completion code on a throwaway trace against an internal null SUT before a
@@ -31,12 +40,30 @@ import org.jloadgen.sut.synthetic.NullSut;
  * compilations (up to {@value WarmupClock#JIT_WAIT_BUDGETS} budgets in all, {@link WarmupClock}), because at
  * start-up the compiler threads are busy with the CLI's own code and the optimised loops otherwise arrived during
  * the measured run.
+ * <p>
+ * What it added for a SUT that completes from a worker thread, measured with the {@code null-worker} Server run
+ * ({@code -Xlog:deoptimization}): the test's first queries deoptimised the issue loop three ways, and for a while it
+ * ran interpreted and then in profiling C1 code, with millisecond lateness: the SUT call site had seen only the null
+ * SUT's class, the park branch of the Server wait had never been taken (every warm-up query was due at once), and
+ * the toolkit's hand-off had never run. So the warm-up rotates three SUTs of different classes (the inline null SUT,
+ * one completing sample by sample, and the toolkit's one-worker null SUT), which makes the issue loop's SUT call
+ * site megamorphic before the test's SUT class arrives; issues a paced Server trace every few rounds when the
+ * Server wait parks, so that both branches are profiled; runs with the waits the test will run (its {@code AUTO}
+ * resolved first, the warm-up's own worker registered with a private CPU budget); and writes interval histograms
+ * when the test will, so that the {@code .hlog} writer is compiled too.
  */
 final class Warmup
 {
     private static final int QUERIES_PER_ROUND = 20_000;
     /** Offline rounds issue more samples than one null-SUT chunk, so the chunk loop is profiled as it runs. */
     private static final int OFFLINE_SAMPLES_PER_ROUND = 2 * NullSut.CHUNK + 1;
+    /** The paced Server trace: about half of its gaps are longer than the default hybrid spin window. */
+    private static final double PACED_QPS = 20_000;
+    private static final int PACED_QUERIES = 1_000;
+    /** Every this many rounds, a Server warm-up whose wait parks issues the paced trace. */
+    private static final int PACED_EVERY = 4;
+    /** Interval histograms the .hlog writer's warm-up writes. */
+    private static final int HLOG_INTERVALS = 30;
 
     private Warmup()
     {
@@ -62,30 +89,91 @@ final class Warmup
         final EffectiveSettings settings = new EffectiveSettings(requested, 1024, 1024);
         final LoadableSet set = LoadableSets.generate(1024, 1024, 1024, scenario, settings.samplesPerQuery, 0)
             .get(0);
-        final EngineOptions quiet = options.copy().latencyHistogram(false).completionTimeoutMs(1_000);
+        final IssueWaits waits = IssueWaits.resolve(options);
+        final CpuBudget privateBudget = new CpuBudget(options.cpuBudget().cpus());
+        final EngineOptions quiet = options.copy().latencyHistogram(false).completionTimeoutMs(1_000)
+            .serverWait(waits.server()).completionWait(waits.completion()).cpuBudget(privateBudget);
         final CompletionErrors errors = new CompletionErrors();
         final EngineResponseSink sink = new EngineResponseSink(SeriesRecorder.retired(errors));
         final IssueLoop loop = new IssueLoop(quiet);
         // Completion code compiled without the histogram the test records into would be deoptimised by it.
         final org.HdrHistogram.Recorder histogram = options.latencyHistogram() ? LatencyIntervalLog.newRecorder()
             : null;
-        final NullSut sut = new NullSut();
+        if (options.latencyHistogram())
+        {
+            LatencyIntervalLog.warmUpWriter(HLOG_INTERVALS);
+        }
+        final boolean paced = scenario == TestScenario.SERVER
+            && (waits.server() == ServerWaitStrategy.HYBRID || waits.server() == ServerWaitStrategy.SLEEP);
         final SequenceGen sequence = new SequenceGen();
         final WarmupClock clock = new WarmupClock(budgetMs);
         int rounds = 0;
-        try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
-            QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator());
+        try (BatchingSut worker = NullWorkerSut.create(CompletionWaitStrategy.AUTO, privateBudget);
+            Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
+                QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator());
             SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,
-                options.issueLateness(), quiet.allocator()))
+                options.issueLateness(), quiet.allocator());
+            Trace pacedTrace = paced ? pacedTrace(set, sequence, quiet) : null;
+            SeriesRecorder pacedRecorder = paced ? new SeriesRecorder(pacedTrace, false, errors, null, histogram,
+                options.issueLateness(), quiet.allocator()) : null)
         {
+            final SystemUnderTest[] suts = {new NullSut(), new SampleBySampleSut(), worker};
             do
             {
-                recorder.reset();
-                loop.run(trace, recorder, settings, TestMode.PERFORMANCE_ONLY, sut, sink);
+                final SystemUnderTest sut = suts[rounds % suts.length];
+                if (paced && rounds % PACED_EVERY == 1)
+                {
+                    pacedRecorder.reset();
+                    loop.run(pacedTrace, pacedRecorder, pacedSettings(), TestMode.PERFORMANCE_ONLY, sut, sink);
+                }
+                else
+                {
+                    recorder.reset();
+                    loop.run(trace, recorder, settings, TestMode.PERFORMANCE_ONLY, sut, sink);
+                }
                 rounds++;
             }
             while (clock.another());
         }
         return rounds;
+    }
+
+    private static EffectiveSettings pacedSettings()
+    {
+        return new EffectiveSettings(new TestSettings().scenario(TestScenario.SERVER).mode(TestMode.PERFORMANCE_ONLY)
+            .minDurationMs(0).minQueryCount(PACED_QUERIES).serverTargetQps(PACED_QPS), 1024, 1024);
+    }
+
+    private static Trace pacedTrace(final LoadableSet set, final SequenceGen sequence, final EngineOptions options)
+    {
+        return QueryGenerator.generate(pacedSettings(), set, TestMode.PERFORMANCE_ONLY, sequence,
+            QueryGenerator.AccuracyLogSelection.NONE, options.allocator());
+    }
+
+    /**
+     * A third inline SUT class, completing sample by sample: with the inline null SUT and the worker SUT it makes the
+     * issue loop's SUT call site megamorphic, so that the test's own SUT class does not deoptimise it.
+     */
+    private static final class SampleBySampleSut implements SystemUnderTest
+    {
+        @Override
+        public String name()
+        {
+            return "WarmupSampleBySampleSUT";
+        }
+
+        @Override
+        public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+        {
+            for (int i = 0, n = samples.size(); i < n; i++)
+            {
+                sink.complete(samples.responseId(i));
+            }
+        }
+
+        @Override
+        public void flushQueries()
+        {
+        }
     }
 }

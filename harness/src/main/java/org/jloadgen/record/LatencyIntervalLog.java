@@ -1,6 +1,7 @@
 package org.jloadgen.record;
 
 import java.io.FileNotFoundException;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -92,6 +93,35 @@ public final class LatencyIntervalLog implements AutoCloseable
         thread.setDaemon(true);
         thread.start();
         return r;
+    }
+
+    /**
+     * Runs the writer's own work (flip a recorder, encode, compress and print an interval histogram) on throwaway
+     * objects until the JIT has compiled it, so that the compilations happen before the clock starts instead of on
+     * a compiler thread, next to the issue and SUT threads, during the first intervals of a test.
+     *
+     * @param intervals interval histograms to write.
+     */
+    public static void warmUpWriter(final int intervals)
+    {
+        final Recorder r = newRecorder();
+        final HistogramLogWriter discard = new HistogramLogWriter(new PrintStream(OutputStream.nullOutputStream(),
+            false, java.nio.charset.StandardCharsets.UTF_8));
+        final Histogram total = new Histogram(HIGHEST_TRACKABLE_NS, 3);
+        Histogram interval = null;
+        long value = 1;
+        for (int i = 0; i < intervals; i++)
+        {
+            for (int v = 0; v < 2_000; v++)
+            {
+                // Values over the whole range, as a run's latencies spread from ns to ms.
+                value = value * 7 % 100_000_007L;
+                r.recordValue(1 + value % (1 + (value & 0xFFFFF)));
+            }
+            interval = r.getIntervalHistogram(interval);
+            discard.outputIntervalHistogram(interval);
+            total.add(interval);
+        }
     }
 
     /**

@@ -3,8 +3,13 @@ package org.jloadgen.engine;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.List;
+
 import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.concurrent.CpuBudget;
+import org.jloadgen.issue.IssueWaits;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 import org.junit.jupiter.api.Test;
@@ -19,6 +24,21 @@ class WarmupTest
         // completion timeout; each scenario runs rounds with and without the latency histogram.
         assertTrue(Warmup.run(scenario, new EngineOptions().latencyHistogram(true), 20) >= 1);
         assertTrue(Warmup.run(scenario, new EngineOptions().latencyHistogram(false), 20) >= 1);
+    }
+
+    @Test
+    void shouldWarmTheParkingWaitsWithoutChangingTheTestsCpuBudget()
+    {
+        // Two CPUs and one SUT thread: the test's Server wait is HYBRID, so the warm-up issues its paced trace too.
+        final CpuBudget budget = new CpuBudget(2);
+        try (CpuBudget.Registration sut = budget.addSutThreads(1, "the test's SUT"))
+        {
+            final EngineOptions options = new EngineOptions().cpuBudget(budget);
+            assertEquals(ServerWaitStrategy.HYBRID, IssueWaits.resolve(options).server());
+            assertTrue(Warmup.run(TestScenario.SERVER, options, 1_000) >= 2, "the paced trace runs from the second round");
+            assertEquals(List.of("the test's SUT"), budget.sutThreadDescriptions(),
+                "the warm-up's own worker is not counted against the test's CPUs");
+        }
     }
 
     @Test

@@ -1,8 +1,12 @@
 package org.jloadgen.sut.synthetic;
 
+import java.util.List;
+
 import org.jloadgen.api.CompletionWaitStrategy;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.sut.BatcherSettings;
 import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutStatistics;
 
 /**
  * {@code --sut null-worker}: the null SUT with one worker thread completing, for the overhead budget's
@@ -31,7 +35,19 @@ public final class NullWorkerSut
      */
     public static BatchingSut create(final CompletionWaitStrategy idle)
     {
+        return create(idle, CpuBudget.process());
+    }
+
+    /**
+     * @param idle   how the idle worker waits.
+     * @param budget the CPU budget its worker is registered with (the engine warm-up uses a private one, so that its
+     *               worker does not change the test's choices).
+     * @return a started SUT; close it to stop its worker.
+     */
+    public static BatchingSut create(final CompletionWaitStrategy idle, final CpuBudget budget)
+    {
         return new BatchingSut(SUT_NAME, new BatcherSettings(1, 0, 1, QUEUE_CAPACITY, idle, new int[0]),
-            worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null);
+            new SutStatistics(SUT_NAME, 1, List.of(SutStatistics.HANDOFF_STAGE)),
+            worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null, budget);
     }
 }
