@@ -5,6 +5,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
 
+import org.jloadgen.bindings.ThreadScheduling;
 import org.jloadgen.engine.RunStatus;
 
 /**
@@ -136,6 +137,9 @@ final class ProgressLine implements AutoCloseable
 
     private void run()
     {
+        // Java's thread priorities mean nothing to Linux by default; SCHED_IDLE keeps the line from taking a CPU from
+        // the issue thread or a SUT thread while the clock runs.
+        ThreadScheduling.tryRunOnlyWhenIdle();
         while (running)
         {
             try

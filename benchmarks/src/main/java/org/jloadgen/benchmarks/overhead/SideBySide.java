@@ -10,8 +10,8 @@ import org.jloadgen.sut.synthetic.NullWorkerSut;
  * The cases of the side-by-side comparison with the official LoadGen: the same Server test run by LoadGen 6.0.17 with
  * its C++ null SUT ({@code benchmarks/official/null_sut.cc}) and by JLoadGen with its null SUT, both completing either
  * inline in {@code IssueQuery} or from one worker thread (LoadGen's woken through a condition variable, JLoadGen's the
- * SUT toolkit's batching SUT); and JLoadGen's {@code cpu} SUT (2 workers, the embedded model) at half its capacity,
- * where the harness's share of the latency is taken apart. Settings as the budget's: 10 s minimum, 20 s maximum
+ * SUT toolkit's batching SUT); and JLoadGen's {@code cpu} SUT (2 workers, the embedded model) at half its capacity.
+ * JLoadGen's runs are also taken apart ({@link LatencyBreakdown}: issue lateness, hand-off, inference). Settings as the budget's: 10 s minimum, 20 s maximum
  * duration, QSL 1024/1024, no audit.config.
  */
 public final class SideBySide
@@ -31,8 +31,6 @@ public final class SideBySide
 
     /** Minimum duration of the measured runs, as the budget's and LoadGen's example null-SUT runs. */
     public static final long DURATION_MS = 10_000;
-    /** Minimum duration of the breakdown runs (shorter than the measured ones: the trace takes ~370 B a sample). */
-    static final long BREAKDOWN_MS = 3_000;
 
     private SideBySide()
     {
@@ -45,12 +43,9 @@ public final class SideBySide
      * @param description what runs.
      * @param official    the official null SUT's arguments (without {@code --out}), or {@code null} when LoadGen has no
      *                    counterpart here.
-     * @param jloadgen    JLoadGen's run.
-     * @param breakdown   a shorter JLoadGen run with the Chrome trace, for the lateness and hand-off figures, or
-     *                    {@code null}.
+     * @param jloadgen    JLoadGen's run (its issue lateness log and SUT statistics give the breakdown).
      */
-    public record Case(String id, String description, Configuration official, Configuration jloadgen,
-        Configuration breakdown)
+    public record Case(String id, String description, Configuration official, Configuration jloadgen)
     {
     }
 
@@ -84,15 +79,7 @@ public final class SideBySide
         final String sut = worker ? NullWorkerSut.NAME : "null";
         final Configuration jloadgen = Configuration.of(id, what, TestScenario.SERVER, durationMs, sut, rate,
             maxDuration);
-        return new Case(id, what, official, jloadgen, worker ? breakdown(id, what, sut, rate, durationMs) : null);
-    }
-
-    private static Configuration breakdown(final String id, final String what, final String sut, final String rate,
-        final long durationMs)
-    {
-        final long ms = Math.min(BREAKDOWN_MS, durationMs);
-        return Configuration.of(id + "-breakdown", what + "; breakdown: " + seconds(ms) + " with the Chrome trace",
-            TestScenario.SERVER, ms, sut, rate, "max_duration_ms=" + 2 * ms).with(List.of("--chrome-trace"));
+        return new Case(id, what, official, jloadgen);
     }
 
     private static String seconds(final long ms)
@@ -120,7 +107,7 @@ public final class SideBySide
         final String what = "cpu SUT (embedded model, 2 workers), Server at " + Format.si(qps) + " QPS (half its "
             + "Offline capacity), " + seconds(durationMs);
         return new Case(CPU_HALF, what, null, Configuration.of(CPU_HALF, what, TestScenario.SERVER, durationMs, "cpu",
-            rate, "max_duration_ms=" + 2 * durationMs), breakdown(CPU_HALF, what, "cpu", rate, durationMs));
+            rate, "max_duration_ms=" + 2 * durationMs));
     }
 
     /**

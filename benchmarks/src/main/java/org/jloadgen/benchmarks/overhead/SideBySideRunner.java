@@ -11,8 +11,9 @@ import java.util.Locale;
 /**
  * Runs the side-by-side cases ({@link SideBySide}): for each repeat, the official LoadGen's run and then JLoadGen's,
  * alternating so that both see the same machine, each in a fresh process after the overhead runner's wait for a
- * quiet machine; then, where the case has one, a short JLoadGen run with the Chrome trace for the latency breakdown.
- * The cpu case first measures the SUT's Offline capacity (unless a rate is given) and runs Server at half of it.
+ * quiet machine.
+ * The cpu case first measures the SUT's Offline capacity (unless a rate is given) and runs Server at half of it. Each
+ * JLoadGen run's issue lateness log and SUT statistics are read into a {@link LatencyBreakdown}.
  */
 public final class SideBySideRunner
 {
@@ -67,7 +68,7 @@ public final class SideBySideRunner
     /**
      * Runs every case.
      *
-     * @param work where the runs' folders go ({@code sbs-*}/{@code official|jloadgen|breakdown}/{@code N}).
+     * @param work where the runs' folders go ({@code sbs-*}/{@code official|jloadgen}/{@code N}).
      * @return the report.
      */
     public SideBySideReport run(final Path work)
@@ -89,13 +90,9 @@ public final class SideBySideRunner
                     official.add(runner.runOne(dir.resolve("official").resolve(String.valueOf(r)), c.official(), r,
                         d -> officialCommand(c.official(), d)));
                 }
-                jloadgen.add(runner.runOne(dir.resolve("jloadgen").resolve(String.valueOf(r)), c.jloadgen(), r));
-                if (c.breakdown() != null)
-                {
-                    final RunResult traced = runner.runOne(dir.resolve("breakdown").resolve(String.valueOf(r)),
-                        c.breakdown(), r);
-                    breakdowns.add(readBreakdown(traced));
-                }
+                final RunResult run = runner.runOne(dir.resolve("jloadgen").resolve(String.valueOf(r)), c.jloadgen(), r);
+                jloadgen.add(run);
+                breakdowns.add(readBreakdown(run));
             }
             results.add(new SideBySideReport.CaseResult(c, official, jloadgen, breakdowns));
         }
@@ -133,19 +130,22 @@ public final class SideBySideRunner
         return half;
     }
 
-    private static LatencyBreakdown readBreakdown(final RunResult traced)
+    /**
+     * @return the run's breakdown, or {@code null} when it wrote no issue lateness log (it failed early).
+     */
+    private static LatencyBreakdown readBreakdown(final RunResult run)
     {
-        if (!Files.isRegularFile(traced.runDir().resolve(LatencyBreakdown.TRACE_FILE)))
+        if (!Files.isRegularFile(run.runDir().resolve(LatencyBreakdown.LATENESS_FILE)))
         {
             return null;
         }
         try
         {
-            return LatencyBreakdown.read(traced.runDir(), true);
+            return LatencyBreakdown.read(run.runDir());
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException("cannot read the trace of " + traced.runDir(), ex);
+            throw new UncheckedIOException("cannot read the issue lateness log of " + run.runDir(), ex);
         }
     }
 }
