@@ -8,8 +8,8 @@ package org.jloadgen.api;
 public enum ServerWaitStrategy
 {
     /**
-     * {@link #SPIN} where a CPU is free for the issue thread (the process's CPUs minus one for everything else minus the
-     * SUT's registered threads), else {@link #HYBRID}: two busy-spinning threads on two CPUs let anything else that
+     * {@link #SPIN} where a CPU is free for the issue thread (the process's CPUs minus one for everything else minus
+     * the SUT's registered threads), else {@link #HYBRID}: two busy-spinning threads on two CPUs let anything else that
      * wakes take one of them for a scheduler slice.
      */
     AUTO,

@@ -35,7 +35,8 @@ class WarmupTest
         {
             final EngineOptions options = new EngineOptions().cpuBudget(budget);
             assertEquals(ServerWaitStrategy.HYBRID, IssueWaits.resolve(options).server());
-            assertTrue(Warmup.run(TestScenario.SERVER, options, 1_000) >= 2, "the paced trace runs from the second round");
+            assertTrue(Warmup.run(TestScenario.SERVER, options, 1_000) >= 2,
+                "the paced trace runs from the second round");
             assertEquals(List.of("the test's SUT"), budget.sutThreadDescriptions(),
                 "the warm-up's own worker is not counted against the test's CPUs");
         }

@@ -64,12 +64,13 @@ public final class OfficialNullSut
             final Path log = Files.createTempFile("jloadgen-official-build-", ".txt");
             try
             {
-                final Process process = new ProcessBuilder(List.of(script.toString(), "--quiet")).directory(root.toFile())
-                    .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+                final Process process = new ProcessBuilder(List.of(script.toString(), "--quiet"))
+                    .directory(root.toFile()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
                 if (!process.waitFor(BUILD_TIME_LIMIT_MIN, TimeUnit.MINUTES))
                 {
                     process.destroyForcibly();
-                    throw new IllegalArgumentException(script + " ran longer than " + BUILD_TIME_LIMIT_MIN + " minutes");
+                    throw new IllegalArgumentException(script + " ran longer than " + BUILD_TIME_LIMIT_MIN
+                        + " minutes");
                 }
                 final List<String> output = Files.readAllLines(log, StandardCharsets.UTF_8);
                 if (process.exitValue() != 0 || output.isEmpty())
@@ -124,7 +125,8 @@ public final class OfficialNullSut
     {
         try
         {
-            final Path code = Path.of(OfficialNullSut.class.getProtectionDomain().getCodeSource().getLocation().toURI());
+            final Path code = Path.of(OfficialNullSut.class.getProtectionDomain().getCodeSource().getLocation()
+                .toURI());
             return code.toAbsolutePath().getParent().getParent().getParent();
         }
         catch (final URISyntaxException ex)

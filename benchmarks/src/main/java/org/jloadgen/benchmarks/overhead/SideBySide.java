@@ -11,8 +11,8 @@ import org.jloadgen.sut.synthetic.NullWorkerSut;
  * its C++ null SUT ({@code benchmarks/official/null_sut.cc}) and by JLoadGen with its null SUT, both completing either
  * inline in {@code IssueQuery} or from one worker thread (LoadGen's woken through a condition variable, JLoadGen's the
  * SUT toolkit's batching SUT); and JLoadGen's {@code cpu} SUT (2 workers, the embedded model) at half its capacity.
- * JLoadGen's runs are also taken apart ({@link LatencyBreakdown}: issue lateness, hand-off, inference). Settings as the budget's: 10 s minimum, 20 s maximum
- * duration, QSL 1024/1024, no audit.config.
+ * JLoadGen's runs are also taken apart ({@link LatencyBreakdown}: issue lateness, hand-off, inference). Settings as the
+ * budget's: 10 s minimum, 20 s maximum duration, QSL 1024/1024, no audit.config.
  */
 public final class SideBySide
 {

@@ -38,7 +38,8 @@ public record SideBySideReport(int repeats, Path officialBinary, List<CaseResult
      * @param sideBySideCase the case.
      * @param official       the official LoadGen's runs (empty when it has no counterpart).
      * @param jloadgen       JLoadGen's runs.
-     * @param breakdowns     JLoadGen's runs taken apart (an entry is {@code null} for a run that wrote no lateness log).
+     * @param breakdowns     JLoadGen's runs taken apart (an entry is {@code null} for a run that wrote no lateness
+     *                       log).
      */
     public record CaseResult(SideBySide.Case sideBySideCase, List<RunResult> official, List<RunResult> jloadgen,
         List<LatencyBreakdown> breakdowns)
@@ -100,11 +101,11 @@ public record SideBySideReport(int repeats, Path officialBinary, List<CaseResult
         if (cases.stream().anyMatch(c -> c.breakdowns().stream().anyMatch(b -> b != null)))
         {
             out.append("\nWhere JLoadGen's latency goes (its issue lateness log and SUT statistics; p50 / p99 / p99.9, "
-                + "median over the runs). Issue lateness (scheduled time → SUT called) and hand-off (SUT called → a "
-                + "worker took the batch's first sample up) are the harness's share; batching and inference are the "
-                + "SUT's.\n\n");
-            out.append("| case | issue lateness (per query) | hand-off (per batch) | inference (per batch) | samples per "
-                + "batch |\n|---|---:|---:|---:|---:|\n");
+                + "median over the runs). Issue lateness (scheduled time → SUT called) and hand-off (SUT called → "
+                + "a worker took the batch's first sample up) are the harness's share; batching and inference are "
+                + "the SUT's.\n\n");
+            out.append("| case | issue lateness (per query) | hand-off (per batch) | inference (per batch) | samples "
+                + "per batch |\n|---|---:|---:|---:|---:|\n");
             for (final CaseResult c : cases)
             {
                 final List<LatencyBreakdown> b = c.breakdowns().stream().filter(x -> x != null).toList();
@@ -123,8 +124,8 @@ public record SideBySideReport(int repeats, Path officialBinary, List<CaseResult
         for (final CaseResult c : cases)
         {
             out.append("- `").append(c.sideBySideCase().id()).append("`: ").append(c.sideBySideCase().description())
-                .append(". LoadGen: ").append(c.official().isEmpty() ? "not run (no counterpart; the bridge runs a Java "
-                    + "SUT under LoadGen)" : "`official_null_sut " + String.join(" ",
+                .append(". LoadGen: ").append(c.official().isEmpty() ? "not run (no counterpart; the bridge runs a "
+                    + "Java SUT under LoadGen)" : "`official_null_sut " + String.join(" ",
                         c.sideBySideCase().official().arguments()) + "`")
                 .append("; JLoadGen: `").append(c.sideBySideCase().jloadgen().commandLine()).append("`")
                 .append(problems(c)).append('\n');

@@ -90,7 +90,8 @@ public final class SideBySideRunner
                     official.add(runner.runOne(dir.resolve("official").resolve(String.valueOf(r)), c.official(), r,
                         d -> officialCommand(c.official(), d)));
                 }
-                final RunResult run = runner.runOne(dir.resolve("jloadgen").resolve(String.valueOf(r)), c.jloadgen(), r);
+                final RunResult run = runner.runOne(dir.resolve("jloadgen").resolve(String.valueOf(r)), c.jloadgen(),
+                    r);
                 jloadgen.add(run);
                 breakdowns.add(readBreakdown(run));
             }
