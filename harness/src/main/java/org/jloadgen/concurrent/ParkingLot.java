@@ -5,28 +5,9 @@ import java.lang.invoke.VarHandle;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Left-hand padding: the parked count shares no cache line with what precedes it.
- */
-abstract class ParkingLotLhsPadding
-{
-    byte p000, p001, p002, p003, p004, p005, p006, p007, p008, p009, p010, p011, p012, p013, p014, p015;
-    byte p016, p017, p018, p019, p020, p021, p022, p023, p024, p025, p026, p027, p028, p029, p030, p031;
-    byte p032, p033, p034, p035, p036, p037, p038, p039, p040, p041, p042, p043, p044, p045, p046, p047;
-    byte p048, p049, p050, p051, p052, p053, p054, p055, p056, p057, p058, p059, p060, p061, p062, p063;
-}
-
-/**
- * The count of parked threads, the one field every publish reads.
- */
-abstract class ParkingLotCount extends ParkingLotLhsPadding
-{
-    volatile int parkedCount;
-}
-
-/**
  * Where consumer threads park while they wait for work a publisher makes available, and how the publisher wakes one
  * of them: only when one has parked. Waking a busy (spinning or working) consumer costs the publisher one volatile
- * read of {@link #parkedCount}; only a parked consumer costs an {@link LockSupport#unpark}.
+ * read of the parked count; only a parked consumer costs an {@link LockSupport#unpark}.
  * <p>
  * The protocol is Dekker's, with sequentially consistent accesses on both sides, so a wake-up cannot be lost:
  * <pre>
@@ -45,30 +26,14 @@ abstract class ParkingLotCount extends ParkingLotLhsPadding
  * <p>
  * Each slot belongs to one consumer thread. Nothing here allocates.
  */
-public final class ParkingLot extends ParkingLotCount
+public final class ParkingLot
 {
-    private static final VarHandle COUNT;
     private static final VarHandle SLOTS = MethodHandles.arrayElementVarHandle(Thread[].class);
     /** Slot stride in array elements: a 128-byte gap between slots, so parking threads do not share a line. */
     private static final int STRIDE = 32;
 
-    static
-    {
-        try
-        {
-            COUNT = MethodHandles.lookup().findVarHandle(ParkingLotCount.class, "parkedCount", int.class);
-        }
-        catch (final ReflectiveOperationException ex)
-        {
-            throw new ExceptionInInitializerError(ex);
-        }
-    }
-
-    byte p100, p101, p102, p103, p104, p105, p106, p107, p108, p109, p110, p111, p112, p113, p114, p115;
-    byte p116, p117, p118, p119, p120, p121, p122, p123, p124, p125, p126, p127, p128, p129, p130, p131;
-    byte p132, p133, p134, p135, p136, p137, p138, p139, p140, p141, p142, p143, p144, p145, p146, p147;
-    byte p148, p149, p150, p151, p152, p153, p154, p155, p156, p157, p158, p159, p160, p161, p162, p163;
-
+    /** Consumers parked or about to park: the one field every publish reads, alone on its cache lines. */
+    private final PaddedCounter parkedCount = new PaddedCounter();
     private final Thread[] slots;
     private final int slotCount;
 
@@ -102,7 +67,7 @@ public final class ParkingLot extends ParkingLotCount
     public void announce(final int slot)
     {
         SLOTS.setVolatile(slots, index(slot), Thread.currentThread());
-        COUNT.getAndAdd(this, 1);
+        parkedCount.addAndGet(1);
     }
 
     /**
@@ -115,7 +80,7 @@ public final class ParkingLot extends ParkingLotCount
     {
         if (SLOTS.compareAndSet(slots, index(slot), Thread.currentThread(), (Thread)null))
         {
-            COUNT.getAndAdd(this, -1);
+            parkedCount.addAndGet(-1);
         }
     }
 
@@ -138,7 +103,7 @@ public final class ParkingLot extends ParkingLotCount
      */
     public boolean wakeOne()
     {
-        if ((int)COUNT.getVolatile(this) == 0)
+        if (parkedCount.getVolatile() == 0)
         {
             return false;
         }
@@ -161,7 +126,7 @@ public final class ParkingLot extends ParkingLotCount
      */
     public int parkedCount()
     {
-        return (int)COUNT.getVolatile(this);
+        return (int)parkedCount.getVolatile();
     }
 
     private boolean wakeOneSlowPath()
@@ -182,7 +147,7 @@ public final class ParkingLot extends ParkingLotCount
         final Thread parked = (Thread)SLOTS.getVolatile(slots, i);
         if (parked != null && SLOTS.compareAndSet(slots, i, parked, (Thread)null))
         {
-            COUNT.getAndAdd(this, -1);
+            parkedCount.addAndGet(-1);
             LockSupport.unpark(parked);
             return true;
         }

@@ -7,6 +7,7 @@ import org.HdrHistogram.Recorder;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.concurrent.PaddedCounter;
 import org.jloadgen.concurrent.ParkingLot;
 import org.jloadgen.memory.OffHeapAllocator;
 import org.jloadgen.memory.OffHeapRegion;

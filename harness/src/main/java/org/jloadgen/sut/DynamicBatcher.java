@@ -5,8 +5,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
+import org.jloadgen.concurrent.PaddedCounter;
 import org.jloadgen.concurrent.ParkingLot;
-import org.jloadgen.record.PaddedCounter;
 
 /**
  * Cuts the samples a SUT receives into batches, as vendors' harnesses do: up to {@code maxBatchSize} samples,

@@ -1,4 +1,4 @@
-package org.jloadgen.record;
+package org.jloadgen.concurrent;
 
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
