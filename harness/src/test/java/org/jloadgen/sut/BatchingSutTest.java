@@ -30,32 +30,7 @@ class BatchingSutTest
 
     private static QuerySamples query(final long firstId, final int count)
     {
-        return new QuerySamples()
-        {
-            @Override
-            public int size()
-            {
-                return count;
-            }
-
-            @Override
-            public long responseId(final int i)
-            {
-                return firstId + i;
-            }
-
-            @Override
-            public long sampleIndex(final int i)
-            {
-                return firstId + i;
-            }
-
-            @Override
-            public int loadedPosition(final int i)
-            {
-                return (int)(firstId + i);
-            }
-        };
+        return new MutableQuery().of(firstId, count);
     }
 
     @Test
@@ -280,7 +255,7 @@ class BatchingSutTest
         }
     }
 
-    /** A query whose ids are set before each call, so that issuing allocates nothing. */
+    /** A query of ids {@code firstId..}, QSL index and position = id, set before each call (reused: no allocation). */
     private static final class MutableQuery implements QuerySamples
     {
         private long firstId;
