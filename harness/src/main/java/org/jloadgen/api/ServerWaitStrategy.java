@@ -21,7 +21,8 @@ public enum ServerWaitStrategy
     SLEEP,
     /**
      * Park until shortly before the deadline (with a 1 ns timer slack, so the kernel wakes the thread where asked),
-     * then spin: the CPU is free between queries, the jitter is that of a spin when the wake-up is in time.
+     * then spin: the CPU is free between queries, the jitter is that of a spin when the wake-up is in time. The spin
+     * window ({@link EngineOptions#hybridSpinNs()}) widens to twice the longest recent wake-up delay.
      */
     HYBRID
 }

@@ -23,7 +23,8 @@ public final class EngineFlags
 
     @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
         description = "Spin window before a deadline for --server-wait HYBRID, which parks until then with a 1 ns "
-            + "timer slack (default: ${DEFAULT-VALUE}).")
+            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 1 ms (default: "
+            + "${DEFAULT-VALUE}).")
     long hybridSpinNs;
 
     @Option(names = "--completion-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",

@@ -67,6 +67,8 @@ public final class IssueLoop
     private volatile String gaveUpBecause;
     /** Where the issue thread parks for completions now, so that an abort wakes it. */
     private volatile ParkingLot completionWaiter;
+    /** The HYBRID Server wait's spin window, fitted to this machine's wake-ups; issue thread only. */
+    private final HybridWindow hybridWindow = new HybridWindow();
 
     /**
      * @param options the engine's wait strategies and timeouts.
@@ -448,7 +450,7 @@ public final class IssueLoop
         final long maxAsync = settings.maxAsyncQueries;
         final long maxQueryCount = settings.maxQueryCount;
         final long maxDurationNs = settings.maxDurationMs * NS_PER_MS;
-        final long spinNs = options.hybridSpinNs();
+        hybridWindow.reset(options.hybridSpinNs());
         final boolean replayGroups = trace.hasContinuations();
         final boolean trackIssue = recorder.tracksIssueTimes();
         // The completion timeout, watched while issuing: a SUT that stopped completing ends the series now instead of
@@ -468,7 +470,7 @@ public final class IssueLoop
                 return;
             }
             final long deadlineNs = startNs + trace.scheduledOffsetNs(q);
-            final long nowNs = waitUntil(deadlineNs, wait, spinNs);
+            final long nowNs = waitUntil(deadlineNs, wait);
             if (nowNs - silenceCheckNs >= 0)
             {
                 silenceCheckNs = nowNs + SILENCE_CHECK_INTERVAL_NS;
@@ -755,10 +757,9 @@ public final class IssueLoop
      *
      * @param deadlineNs a {@code clock.nanoTime()} reading.
      * @param strategy   how to wait.
-     * @param spinNs     spin window of the hybrid strategy.
      * @return the clock reading after the wait (at or after the deadline).
      */
-    long waitUntil(final long deadlineNs, final ServerWaitStrategy strategy, final long spinNs)
+    long waitUntil(final long deadlineNs, final ServerWaitStrategy strategy)
     {
         long nowNs = clock.nanoTime();
         while (deadlineNs - nowNs > 0)
@@ -771,14 +772,16 @@ public final class IssueLoop
                 case HYBRID ->
                 {
                     final long remainingNs = deadlineNs - nowNs;
-                    if (remainingNs > spinNs)
+                    final long windowNs = hybridWindow.windowNs();
+                    if (remainingNs > windowNs)
                     {
-                        LockSupport.parkNanos(remainingNs - spinNs);
+                        final long wakeAtNs = deadlineNs - windowNs;
+                        LockSupport.parkNanos(remainingNs - windowNs);
+                        nowNs = clock.nanoTime();
+                        hybridWindow.woke(nowNs - wakeAtNs);
+                        continue;
                     }
-                    else
-                    {
-                        Thread.onSpinWait();
-                    }
+                    Thread.onSpinWait();
                 }
                 default -> throw new IllegalStateException("unknown wait strategy " + strategy);
             }

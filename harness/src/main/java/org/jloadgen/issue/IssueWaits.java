@@ -34,7 +34,8 @@ public record IssueWaits(ServerWaitStrategy server, CompletionWaitStrategy compl
         final ServerWaitStrategy server = options.serverWait() != ServerWaitStrategy.AUTO ? options.serverWait()
             : cpuFree ? ServerWaitStrategy.SPIN : ServerWaitStrategy.HYBRID;
         final String serverWindow = server == ServerWaitStrategy.HYBRID
-            ? "; spin window " + options.hybridSpinNs() / 1_000 + " us" : "";
+            ? "; spin window " + options.hybridSpinNs() / 1_000 + " us, widened to twice the longest recent wake-up "
+                + "delay" : "";
         final String serverReason = server + " ("
             + (options.serverWait() == ServerWaitStrategy.AUTO ? auto : "set explicitly") + serverWindow + ")";
 

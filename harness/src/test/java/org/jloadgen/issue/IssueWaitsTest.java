@@ -31,7 +31,8 @@ class IssueWaitsTest
             assertEquals(ServerWaitStrategy.HYBRID, waits.server());
             assertEquals(CompletionWaitStrategy.PARK, waits.completion());
             assertEquals("HYBRID (auto: 2 CPUs, 1 SUT thread, no CPU is free for a spinning issue thread after one for "
-                + "everything else; spin window 30 us)", waits.serverReason());
+                + "everything else; spin window 30 us, widened to twice the longest recent wake-up delay)",
+                waits.serverReason());
             assertEquals("PARK (auto: 2 CPUs, 1 SUT thread, no CPU is free for a spinning issue thread after one for "
                 + "everything else; spins 20 us, then parks until the completing thread wakes it)",
                 waits.completionReason());

@@ -1,0 +1,53 @@
+package org.jloadgen.issue;
+
+/**
+ * The spin window of the {@code HYBRID} Server wait, fitted to how late this machine wakes a parked thread. The issue
+ * thread parks until {@code window} before a query's scheduled time and spins the rest; a park that ends later than
+ * asked (the kernel's wake-up time: an idle virtual CPU's exit, a busy CPU's scheduler) eats into the window, and one
+ * that overshoots it makes the query late. So the window is twice the longest recent overshoot, never below the
+ * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WINDOW_NS} ns; the longest overshoot
+ * decays by 1/1024 per park (half-life about 700 parks, a tenth of a second at 10k QPS), so one stall widens the window
+ * for a while and then lets it shrink back. Issue thread only; nothing here allocates.
+ */
+final class HybridWindow
+{
+    /** Widest window: spinning for longer than this between queries is no longer a hybrid wait. */
+    static final long MAX_WINDOW_NS = 1_000_000;
+    private static final int DECAY_SHIFT = 10;
+
+    private long minWindowNs;
+    private long longestOvershootNs;
+    private long windowNs;
+
+    /**
+     * Starts a series with the configured window and no overshoot seen.
+     *
+     * @param configuredNs the configured spin window (the minimum).
+     */
+    void reset(final long configuredNs)
+    {
+        minWindowNs = Math.max(0, configuredNs);
+        longestOvershootNs = 0;
+        windowNs = Math.min(minWindowNs, MAX_WINDOW_NS);
+    }
+
+    /**
+     * @return the spin window to use now.
+     */
+    long windowNs()
+    {
+        return windowNs;
+    }
+
+    /**
+     * Records how much later than asked a park ended.
+     *
+     * @param overshootNs wake-up time minus the time the park was asked to end (negative: early).
+     */
+    void woke(final long overshootNs)
+    {
+        final long decayed = longestOvershootNs - (longestOvershootNs >> DECAY_SHIFT);
+        longestOvershootNs = Math.max(decayed, overshootNs);
+        windowNs = Math.min(MAX_WINDOW_NS, Math.max(minWindowNs, 2 * longestOvershootNs));
+    }
+}

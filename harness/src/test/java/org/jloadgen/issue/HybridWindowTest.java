@@ -1,0 +1,58 @@
+package org.jloadgen.issue;
+
+import org.junit.jupiter.api.Test;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+class HybridWindowTest
+{
+    @Test
+    void shouldKeepTheConfiguredWindowWhileWakeUpsAreOnTime()
+    {
+        final HybridWindow window = new HybridWindow();
+        window.reset(50_000);
+        for (int i = 0; i < 1_000; i++)
+        {
+            window.woke(20_000);
+        }
+        assertEquals(50_000, window.windowNs(), "twice 20 us is below the configured 50 us");
+        window.woke(-5_000);
+        assertEquals(50_000, window.windowNs(), "an early wake-up changes nothing");
+    }
+
+    @Test
+    void shouldWidenToTwiceALateWakeUpAndShrinkBackSlowly()
+    {
+        final HybridWindow window = new HybridWindow();
+        window.reset(50_000);
+        window.woke(80_000);
+        assertEquals(160_000, window.windowNs());
+        window.woke(10_000);
+        assertTrue(window.windowNs() > 159_000 && window.windowNs() < 160_000, "" + window.windowNs());
+        for (int i = 0; i < 700; i++)
+        {
+            window.woke(10_000);
+        }
+        assertTrue(window.windowNs() > 75_000 && window.windowNs() < 85_000, "half-life ~700 parks: "
+            + window.windowNs());
+        for (int i = 0; i < 10_000; i++)
+        {
+            window.woke(10_000);
+        }
+        assertEquals(50_000, window.windowNs(), "back to the configured window");
+    }
+
+    @Test
+    void shouldNeverSpinLongerThanOneMillisecondAndStartAfreshEachSeries()
+    {
+        final HybridWindow window = new HybridWindow();
+        window.reset(50_000);
+        window.woke(5_000_000);
+        assertEquals(HybridWindow.MAX_WINDOW_NS, window.windowNs());
+        window.reset(30_000);
+        assertEquals(30_000, window.windowNs());
+        window.reset(5_000_000);
+        assertEquals(HybridWindow.MAX_WINDOW_NS, window.windowNs());
+    }
+}
