@@ -6,8 +6,9 @@ package org.jloadgen.issue;
  * asked (the kernel's wake-up time: an idle virtual CPU's exit, a busy CPU's scheduler) eats into the window, and one
  * that overshoots it makes the query late. So the window is twice the longest recent overshoot, never below the
  * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WINDOW_NS} ns; the longest overshoot
- * decays by 1/1024 per park (half-life about 700 parks, a tenth of a second at 10k QPS), so one stall widens the window
- * for a while and then lets it shrink back. Issue thread only; nothing here allocates.
+ * decays by 1/1024 per query (half-life about 700 queries, 70 ms at 10k QPS), so one stall widens the window for a
+ * while and then lets it shrink back even when the wide window leaves no gap long enough to park in. Issue thread
+ * only; nothing here allocates.
  */
 final class HybridWindow
 {
@@ -40,14 +41,28 @@ final class HybridWindow
     }
 
     /**
+     * Ages the longest overshoot by one query. Called once per query waited for.
+     */
+    void decay()
+    {
+        if (longestOvershootNs > 0)
+        {
+            longestOvershootNs -= longestOvershootNs >> DECAY_SHIFT;
+            windowNs = Math.min(MAX_WINDOW_NS, Math.max(minWindowNs, 2 * longestOvershootNs));
+        }
+    }
+
+    /**
      * Records how much later than asked a park ended.
      *
      * @param overshootNs wake-up time minus the time the park was asked to end (negative: early).
      */
     void woke(final long overshootNs)
     {
-        final long decayed = longestOvershootNs - (longestOvershootNs >> DECAY_SHIFT);
-        longestOvershootNs = Math.max(decayed, overshootNs);
-        windowNs = Math.min(MAX_WINDOW_NS, Math.max(minWindowNs, 2 * longestOvershootNs));
+        if (overshootNs > longestOvershootNs)
+        {
+            longestOvershootNs = overshootNs;
+            windowNs = Math.min(MAX_WINDOW_NS, Math.max(minWindowNs, 2 * longestOvershootNs));
+        }
     }
 }

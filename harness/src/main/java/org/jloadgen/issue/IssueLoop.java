@@ -761,6 +761,10 @@ public final class IssueLoop
      */
     long waitUntil(final long deadlineNs, final ServerWaitStrategy strategy)
     {
+        if (strategy == ServerWaitStrategy.HYBRID)
+        {
+            hybridWindow.decay();
+        }
         long nowNs = clock.nanoTime();
         while (deadlineNs - nowNs > 0)
         {
