@@ -9,15 +9,18 @@ public enum ServerWaitStrategy
 {
     /**
      * {@link #SPIN} where a CPU is free for the issue thread (the process's CPUs minus one for everything else minus
-     * the SUT's registered threads), else {@link #HYBRID}: two busy-spinning threads on two CPUs let anything else that
-     * wakes take one of them for a scheduler slice.
+     * the SUT's registered threads), {@link #HYBRID} where the issue thread can only share the CPU left for everything
+     * else, {@link #SLEEP} where the SUT's threads need every CPU: two busy-spinning threads on two CPUs let anything
+     * else that wakes take one of them for a scheduler slice.
      */
     AUTO,
     /** Busy-spin on the clock: lowest jitter, one core fully used. */
     SPIN,
     /** {@link Thread#yield()} between clock reads: lets another thread run on a busy core. */
     YIELD,
-    /** Park until the deadline, like LoadGen's {@code sleep_until}: least CPU, most jitter. */
+    /**
+     * Park until the deadline, like LoadGen's {@code sleep_until} (with a 1 ns timer slack): least CPU, most jitter.
+     */
     SLEEP,
     /**
      * Park until shortly before the deadline (with a 1 ns timer slack, so the kernel wakes the thread where asked),

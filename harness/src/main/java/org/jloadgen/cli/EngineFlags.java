@@ -17,14 +17,15 @@ public final class EngineFlags
     @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",
         description = "How the Server issue thread waits for scheduled times: ${COMPLETION-CANDIDATES} "
             + "(default: ${DEFAULT-VALUE}: SPIN where a CPU is free for it - the process's CPUs minus one for "
-            + "everything else minus the SUT's worker threads - else HYBRID; the detail log says which ran and why; "
-            + "LoadGen sleeps).")
+            + "everything else minus the SUT's worker threads - HYBRID where it shares the CPU left for everything "
+            + "else, SLEEP where the SUT's workers need every CPU; the detail log says which ran and why; LoadGen "
+            + "sleeps).")
     ServerWaitStrategy serverWait;
 
     @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
         description = "Spin window before a deadline for --server-wait HYBRID, which parks until then with a 1 ns "
-            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 1 ms (default: "
-            + "${DEFAULT-VALUE}).")
+            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 4 times this "
+            + "(default: ${DEFAULT-VALUE}).")
     long hybridSpinNs;
 
     @Option(names = "--completion-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",
@@ -113,7 +114,8 @@ public final class EngineFlags
         OptionChecks.atLeast("--startup-ms", startupMs, 0);
         OptionChecks.atLeast("--warmup-ms", warmupMs, 0);
         final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
-            .completionWait(completionWait).parkSpinNs(parkSpinNs).completionTimeoutMs(completionTimeoutMs).abortGraceMs(abortGraceMs)
+            .completionWait(completionWait).parkSpinNs(parkSpinNs).completionTimeoutMs(completionTimeoutMs)
+            .abortGraceMs(abortGraceMs)
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)
             .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs).startupMs(startupMs).warmupMs(warmupMs);

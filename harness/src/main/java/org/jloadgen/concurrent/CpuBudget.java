@@ -102,6 +102,14 @@ public final class CpuBudget
     }
 
     /**
+     * @return the CPUs the registered SUT threads leave (may be zero or negative when they outnumber the CPUs).
+     */
+    public int freeCpus()
+    {
+        return cpus - sutThreads();
+    }
+
+    /**
      * @param spinning threads that would busy-spin, besides the registered SUT threads.
      * @return whether they each have a CPU of their own, with one CPU left for everything else.
      */

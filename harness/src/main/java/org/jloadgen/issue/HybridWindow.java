@@ -5,18 +5,20 @@ package org.jloadgen.issue;
  * thread parks until {@code window} before a query's scheduled time and spins the rest; a park that ends later than
  * asked (the kernel's wake-up time: an idle virtual CPU's exit, a busy CPU's scheduler) eats into the window, and one
  * that overshoots it makes the query late. So the window is twice the longest recent overshoot, never below the
- * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WINDOW_NS} ns; the longest overshoot
+ * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WIDENING} times it (a late wake-up caused
+ * by a busy CPU is not cured by spinning longer, which would only make the CPU busier); the longest overshoot
  * decays by 1/1024 per query (half-life about 700 queries, 70 ms at 10k QPS), so one stall widens the window for a
  * while and then lets it shrink back even when the wide window leaves no gap long enough to park in. Issue thread
  * only; nothing here allocates.
  */
 final class HybridWindow
 {
-    /** Widest window: spinning for longer than this between queries is no longer a hybrid wait. */
-    static final long MAX_WINDOW_NS = 1_000_000;
+    /** The window widens to at most this many times the configured window. */
+    static final int MAX_WIDENING = 4;
     private static final int DECAY_SHIFT = 10;
 
     private long minWindowNs;
+    private long maxWindowNs;
     private long longestOvershootNs;
     private long windowNs;
 
@@ -28,8 +30,18 @@ final class HybridWindow
     void reset(final long configuredNs)
     {
         minWindowNs = Math.max(0, configuredNs);
+        maxWindowNs = maxWindowNs(minWindowNs);
         longestOvershootNs = 0;
-        windowNs = Math.min(minWindowNs, MAX_WINDOW_NS);
+        windowNs = minWindowNs;
+    }
+
+    /**
+     * @param configuredNs the configured spin window.
+     * @return the widest window it may widen to.
+     */
+    static long maxWindowNs(final long configuredNs)
+    {
+        return MAX_WIDENING * Math.max(0, configuredNs);
     }
 
     /**
@@ -48,7 +60,7 @@ final class HybridWindow
         if (longestOvershootNs > 0)
         {
             longestOvershootNs -= longestOvershootNs >> DECAY_SHIFT;
-            windowNs = Math.min(MAX_WINDOW_NS, Math.max(minWindowNs, 2 * longestOvershootNs));
+            windowNs = Math.min(maxWindowNs, Math.max(minWindowNs, 2 * longestOvershootNs));
         }
     }
 
@@ -62,7 +74,7 @@ final class HybridWindow
         if (overshootNs > longestOvershootNs)
         {
             longestOvershootNs = overshootNs;
-            windowNs = Math.min(MAX_WINDOW_NS, Math.max(minWindowNs, 2 * longestOvershootNs));
+            windowNs = Math.min(maxWindowNs, Math.max(minWindowNs, 2 * longestOvershootNs));
         }
     }
 }

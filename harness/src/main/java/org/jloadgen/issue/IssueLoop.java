@@ -198,8 +198,8 @@ public final class IssueLoop
         // own timestamps), so the drain parks until a completion wakes it instead of taking a core from the SUT.
         final IdleStrategy drainIdle = drainIdle(completionTarget);
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
-        final boolean preciseTimers = waits.server() == ServerWaitStrategy.HYBRID
-            && trace.scenario() == TestScenario.SERVER;
+        final boolean preciseTimers = (waits.server() == ServerWaitStrategy.HYBRID
+            || waits.server() == ServerWaitStrategy.SLEEP) && trace.scenario() == TestScenario.SERVER;
         final long previousSlackNs = preciseTimers ? TimerSlack.makePrecise() : TimerSlack.UNCHANGED;
         completionWaiter = recorder.completionWaiter();
 

@@ -6,11 +6,13 @@ import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.concurrent.CpuBudget;
 
 /**
- * The waits the issue thread uses in a run, with {@code AUTO} resolved from the CPU budget, and why: the issue thread
- * busy-spins (for a Server query's scheduled time, or for a completion) only where a CPU is free for it after the
- * SUT's registered threads and one CPU for everything else; otherwise it parks until shortly before each deadline
- * ({@link ServerWaitStrategy#HYBRID}) and parks for completions until the completing thread wakes it
- * ({@link CompletionWaitStrategy#PARK}). Explicit settings are kept as given.
+ * The waits the issue thread uses in a run, with {@code AUTO} resolved from the CPU budget, and why. The CPUs the
+ * SUT's registered threads leave decide: with two or more, the issue thread busy-spins (for a Server query's
+ * scheduled time, and for a completion), one CPU staying free for everything else; with one, it shares that CPU:
+ * it parks until shortly before each query ({@link ServerWaitStrategy#HYBRID}); with none (the SUT's threads need
+ * every CPU, e.g. a compute-bound SUT with a worker per CPU), it sleeps to each query ({@link ServerWaitStrategy#SLEEP},
+ * LoadGen's way), since any spinning would take a CPU from inference. For completions it parks until the completing
+ * thread wakes it ({@link CompletionWaitStrategy#PARK}) whenever it does not spin. Explicit settings are kept.
  *
  * @param server           how the Server issue thread waits for scheduled times.
  * @param completion       how the issue thread waits for completions.
@@ -27,20 +29,27 @@ public record IssueWaits(ServerWaitStrategy server, CompletionWaitStrategy compl
     public static IssueWaits resolve(final EngineOptions options)
     {
         final CpuBudget budget = options.cpuBudget();
-        final boolean cpuFree = budget.canSpin(1);
-        final String auto = "auto: " + budget.describe() + ", " + (cpuFree ? "a CPU is free for a spinning issue thread"
-            : "no CPU is free for a spinning issue thread") + " after one for everything else";
+        final int free = budget.freeCpus();
+        final String auto = "auto: " + budget.describe() + ", " + (free >= 2
+            ? "a CPU is free for a spinning issue thread and one for everything else"
+            : free == 1 ? "the issue thread shares the one CPU left for everything else"
+            : "no CPU is left for the issue thread");
 
         final ServerWaitStrategy server = options.serverWait() != ServerWaitStrategy.AUTO ? options.serverWait()
-            : cpuFree ? ServerWaitStrategy.SPIN : ServerWaitStrategy.HYBRID;
-        final String serverWindow = server == ServerWaitStrategy.HYBRID
-            ? "; spin window " + options.hybridSpinNs() / 1_000 + " us, widened to twice the longest recent wake-up "
-                + "delay" : "";
+            : free >= 2 ? ServerWaitStrategy.SPIN : free == 1 ? ServerWaitStrategy.HYBRID : ServerWaitStrategy.SLEEP;
+        final String serverDetail = switch (server)
+        {
+            case HYBRID -> "; parks between queries, spins the last " + options.hybridSpinNs() / 1_000
+                + " us, widened up to " + HybridWindow.maxWindowNs(options.hybridSpinNs()) / 1_000
+                + " us when wake-ups are late";
+            case SLEEP -> "; sleeps to each query with a 1 ns timer slack, as LoadGen sleeps";
+            default -> "";
+        };
         final String serverReason = server + " ("
-            + (options.serverWait() == ServerWaitStrategy.AUTO ? auto : "set explicitly") + serverWindow + ")";
+            + (options.serverWait() == ServerWaitStrategy.AUTO ? auto : "set explicitly") + serverDetail + ")";
 
         final CompletionWaitStrategy completion = options.completionWait() != CompletionWaitStrategy.AUTO
-            ? options.completionWait() : cpuFree ? CompletionWaitStrategy.SPIN : CompletionWaitStrategy.PARK;
+            ? options.completionWait() : free >= 2 ? CompletionWaitStrategy.SPIN : CompletionWaitStrategy.PARK;
         final String completionWindow = completion == CompletionWaitStrategy.PARK
             ? "; spins " + options.parkSpinNs() / 1_000 + " us, then parks until the completing thread wakes it" : "";
         final String completionReason = completion + " ("

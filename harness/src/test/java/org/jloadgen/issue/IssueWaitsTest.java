@@ -16,7 +16,7 @@ class IssueWaitsTest
         final IssueWaits waits = IssueWaits.resolve(new EngineOptions().cpuBudget(new CpuBudget(2)));
         assertEquals(ServerWaitStrategy.SPIN, waits.server());
         assertEquals(CompletionWaitStrategy.SPIN, waits.completion());
-        assertEquals("SPIN (auto: 2 CPUs, 0 SUT threads, a CPU is free for a spinning issue thread after one for "
+        assertEquals("SPIN (auto: 2 CPUs, 0 SUT threads, a CPU is free for a spinning issue thread and one for "
             + "everything else)", waits.serverReason());
     }
 
@@ -30,12 +30,31 @@ class IssueWaitsTest
                 .parkSpinNs(20_000));
             assertEquals(ServerWaitStrategy.HYBRID, waits.server());
             assertEquals(CompletionWaitStrategy.PARK, waits.completion());
-            assertEquals("HYBRID (auto: 2 CPUs, 1 SUT thread, no CPU is free for a spinning issue thread after one for "
-                + "everything else; spin window 30 us, widened to twice the longest recent wake-up delay)",
+            assertEquals("HYBRID (auto: 2 CPUs, 1 SUT thread, the issue thread shares the one CPU left for everything "
+                + "else; parks between queries, spins the last 30 us, widened up to 120 us when wake-ups are late)",
                 waits.serverReason());
-            assertEquals("PARK (auto: 2 CPUs, 1 SUT thread, no CPU is free for a spinning issue thread after one for "
-                + "everything else; spins 20 us, then parks until the completing thread wakes it)",
-                waits.completionReason());
+            assertEquals("PARK (auto: 2 CPUs, 1 SUT thread, the issue thread shares the one CPU left for everything "
+                + "else; spins 20 us, then parks until the completing thread wakes it)", waits.completionReason());
+        }
+    }
+
+    @Test
+    void shouldSleepLikeLoadGenWhenTheSutsThreadsNeedEveryCpu()
+    {
+        final CpuBudget budget = new CpuBudget(2);
+        try (CpuBudget.Registration workers = budget.addSutThreads(2, "cpu"))
+        {
+            final IssueWaits waits = IssueWaits.resolve(new EngineOptions().cpuBudget(budget));
+            assertEquals(ServerWaitStrategy.SLEEP, waits.server());
+            assertEquals(CompletionWaitStrategy.PARK, waits.completion());
+            assertEquals("SLEEP (auto: 2 CPUs, 2 SUT threads, no CPU is left for the issue thread; sleeps to each "
+                + "query with a 1 ns timer slack, as LoadGen sleeps)", waits.serverReason());
+        }
+        final CpuBudget four = new CpuBudget(4);
+        try (CpuBudget.Registration workers = four.addSutThreads(2, "cpu"))
+        {
+            assertEquals(ServerWaitStrategy.SPIN, IssueWaits.resolve(new EngineOptions().cpuBudget(four)).server(),
+                "4 CPUs: 2 workers, the spinning issue thread and one for everything else");
         }
     }
 
