@@ -56,7 +56,6 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
     private final IntConsumer cpuPinning;
     private final SutStatistics statistics;
     private final List<SutStatistics.Recorder> batchRecorders = new ArrayList<>();
-    private final CpuBudget budget;
     private final CompletionWaitStrategy workerWait;
     private final long workerSpinNs;
     private final boolean parkWhileFilling;
@@ -117,7 +116,6 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         this.name = name;
         this.statistics = statistics;
         this.settings = settings;
-        this.budget = budget;
         final CompletionWaitStrategy asked = settings.workerIdle();
         final boolean cpusFree = budget.canSpin(settings.workers());
         this.workerWait = asked == CompletionWaitStrategy.AUTO ? CompletionWaitStrategy.PARK : asked;

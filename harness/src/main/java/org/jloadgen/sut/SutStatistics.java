@@ -43,8 +43,9 @@ public final class SutStatistics
     public static final int SIGNIFICANT_DIGITS = 3;
     /**
      * The toolkit's own stage, recorded by {@link BatchingSut} when the statistics name it: per batch, the time from
-     * the issue thread handing over the batch's first sample to a worker taking it up (the wake-up of a parked
-     * worker, or a spinning worker's reaction), before any wait for the batch to fill.
+     * the issue thread handing over the batch's first sample to a worker taking it up, before any wait for the batch
+     * to fill: an idle worker's reaction (spinning) or wake-up (parked), or, when every worker was busy, the wait for
+     * one to finish its batch.
      */
     public static final String HANDOFF_STAGE = "handoff";
 

@@ -102,8 +102,8 @@ public record SideBySideReport(int repeats, Path officialBinary, List<CaseResult
         {
             out.append("\nWhere JLoadGen's latency goes (its issue lateness log and SUT statistics; p50 / p99 / p99.9, "
                 + "median over the runs). Issue lateness (scheduled time → SUT called) and hand-off (SUT called → "
-                + "a worker took the batch's first sample up) are the harness's share; batching and inference are "
-                + "the SUT's.\n\n");
+                + "a worker took the batch's first sample up: an idle worker's reaction or wake-up, the harness's "
+                + "share, or the wait for a busy one, queueing in the SUT) come before batching and inference.\n\n");
             out.append("| case | issue lateness (per query) | hand-off (per batch) | inference (per batch) | samples "
                 + "per batch |\n|---|---:|---:|---:|---:|\n");
             for (final CaseResult c : cases)
