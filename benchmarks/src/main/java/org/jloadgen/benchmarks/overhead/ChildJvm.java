@@ -53,14 +53,6 @@ public final class ChildJvm
     }
 
     /**
-     * @return how long a child may run before it is killed.
-     */
-    public long timeLimitMs()
-    {
-        return timeLimitMs;
-    }
-
-    /**
      * @return the flags after {@link #REQUIRED_FLAGS}.
      */
     public List<String> jvmFlags()
@@ -121,31 +113,11 @@ public final class ChildJvm
     public RunResult run(final Configuration configuration, final int repeat, final Path runDir,
         final double busyBefore)
     {
+        final String configId = configuration.id();
         final List<String> args = new ArrayList<>(configuration.arguments());
         args.add("--out");
         args.add(runDir.toString());
-        return execute(configuration, repeat, command(runDir, configuration, args), runDir, busyBefore, timeLimitMs);
-    }
-
-    /**
-     * Runs one child process of any kind (a JLoadGen JVM or the official LoadGen's null SUT) whose logs go to
-     * {@code runDir}: its wall time, the detail log it wrote and the CPU other processes used meanwhile. The child's
-     * own CPU time comes from its report ({@link OverheadChild}) or else from this process's waited-for-children
-     * times, which the kernel adds when the child is reaped.
-     *
-     * @param configuration what runs.
-     * @param repeat        repeat number.
-     * @param command       the whole command line.
-     * @param runDir        directory of this run (created; standard output and error go there).
-     * @param busyBefore    machine-wide CPU use just before, for the result.
-     * @param timeLimitMs   a child still running after this long is killed.
-     * @return what the run produced.
-     * @throws UncheckedIOException if the child cannot be started.
-     */
-    public static RunResult execute(final Configuration configuration, final int repeat, final List<String> command,
-        final Path runDir, final double busyBefore, final long timeLimitMs)
-    {
-        final String configId = configuration.id();
+        final List<String> command = command(runDir, configuration, args);
         try
         {
             Files.createDirectories(runDir);
@@ -153,7 +125,6 @@ public final class ChildJvm
                 .redirectOutput(runDir.resolve("stdout.txt").toFile())
                 .redirectError(runDir.resolve("stderr.txt").toFile());
             final long[] cpuBefore = CpuLoad.snapshot();
-            final long childrenBefore = OverheadChild.childrenCpuTicks();
             final long startNs = System.nanoTime();
             final Process process = builder.start();
             int exitCode;
@@ -177,13 +148,9 @@ public final class ChildJvm
             }
             final long wallNs = System.nanoTime() - startNs;
             final long[] cpuAfter = CpuLoad.snapshot();
-            final long reported = readReport(runDir, "cpu_ticks=");
-            final long childrenAfter = OverheadChild.childrenCpuTicks();
-            final long childTicks = reported >= 0 ? reported
-                : childrenBefore >= 0 && childrenAfter >= 0 ? childrenAfter - childrenBefore : -1;
             return new RunResult(configuration, repeat, command, runDir, exitCode, wallNs,
                 readReport(runDir, "vmhwm_kib="), readDetail(runDir.resolve("mlperf_log_detail.txt")), busyBefore,
-                otherCpu(cpuBefore, cpuAfter, childTicks));
+                otherCpu(cpuBefore, cpuAfter, readReport(runDir, "cpu_ticks=")));
         }
         catch (final IOException ex)
         {

@@ -77,39 +77,14 @@ public final class OverheadChild
     }
 
     /**
-     * @return CPU time of this process's children that have exited and been waited for (user + system, fields 16 and
-     *         17 of {@code /proc/self/stat}) in clock ticks, or -1 where {@code /proc} lacks it.
-     */
-    static long childrenCpuTicks()
-    {
-        try
-        {
-            final String[] f = statFields(Files.readString(Path.of("/proc/self/stat"), StandardCharsets.UTF_8));
-            return Long.parseLong(f[13]) + Long.parseLong(f[14]);
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            return -1;
-        }
-    }
-
-    /**
      * @param stat a {@code /proc/<pid>/stat} line.
      * @return its {@code utime + stime} (fields 14 and 15) in clock ticks.
      */
     static long parseStatTicks(final String stat)
     {
-        final String[] f = statFields(stat);
-        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
-    }
-
-    /**
-     * @return the fields after the command name, from field 3 on (index 0 is field 3).
-     */
-    private static String[] statFields(final String stat)
-    {
         // The command name (field 2) may contain spaces; fields after it are counted from its closing parenthesis.
-        return stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        final String[] f = stat.substring(stat.lastIndexOf(')') + 2).trim().split("\\s+");
+        return Long.parseLong(f[11]) + Long.parseLong(f[12]);
     }
 
     /**

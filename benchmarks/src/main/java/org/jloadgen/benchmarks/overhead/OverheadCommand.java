@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 
 import org.jloadgen.cli.Main;
@@ -28,12 +29,13 @@ import picocli.CommandLine.Option;
             + "(DESIGN.md), each repeat in a fresh JVM, and print a Markdown table of min / median / max, peak RSS "
             + "and wall time beside the official LoadGen's figures and the targets.",
         "The full set takes 15-30 minutes; --only and --repeats run a subset (e.g. --only smoke --repeats 1).",
-        "--official: instead, the side-by-side comparison of the Java null SUT under the official LoadGen (the "
-            + "bridge) with a C++ null SUT under the same LoadGen build, runs alternated (about 7 minutes).",
-        "With --side-by-side: run the official LoadGen's C++ null SUT (built by scripts/build-official-loadgen, or "
-            + "--official-null-sut) and JLoadGen's null SUTs alternately on the same Server tests (10k and 50k QPS, "
-            + "completion inline or from one worker thread) and JLoadGen's cpu SUT at half its capacity, and print "
-            + "p50/p99/p99.9, their ratio and where JLoadGen's latency goes (about 12 minutes with 3 repeats)."})
+        "--official: instead, what the bridge costs: the Java null SUT under the official LoadGen (the bridge) "
+            + "beside a C++ null SUT under the same LoadGen build, runs alternated (about 7 minutes).",
+        "--side-by-side: instead, the engines side by side: the official LoadGen with its C++ null SUT (built by "
+            + "scripts/build-official-loadgen, or --official-null-sut) and JLoadGen's engine with its null SUTs, "
+            + "alternately on the same Server tests (10k and 50k QPS, completion inline or from one worker thread), "
+            + "and JLoadGen's cpu SUT at half its capacity; prints p50/p99/p99.9, their ratio and where JLoadGen's "
+            + "latency goes (about 12 minutes with 3 repeats)."})
 public final class OverheadCommand implements Callable<Integer>
 {
     @Option(names = "--only", paramLabel = "ID", split = ",",
@@ -50,17 +52,17 @@ public final class OverheadCommand implements Callable<Integer>
     boolean official;
 
     @Option(names = "--loadgen-dir", paramLabel = "DIR",
-        description = "The official LoadGen source for --official (default: $LOADGEN_DIR, else "
+        description = "The official LoadGen source for --official and --side-by-side (default: $LOADGEN_DIR, else "
             + "../shared/mlperf-inference/loadgen).")
     Path loadgenDir;
 
     @Option(names = "--side-by-side",
-        description = "Run the side-by-side comparison with the official LoadGen instead of the budget table.")
+        description = "Run JLoadGen's engine side by side with the official LoadGen instead of the budget table.")
     boolean sideBySide;
 
     @Option(names = "--official-null-sut", paramLabel = "FILE",
-        description = "The official LoadGen's null SUT (default: built by scripts/build-official-loadgen from "
-            + "../shared/mlperf-inference/loadgen or $LOADGEN_DIR).")
+        description = "The official LoadGen's C++ null SUT for --side-by-side (default: the one "
+            + "scripts/build-official-loadgen builds with LoadGen from --loadgen-dir).")
     Path officialNullSut;
 
     @Option(names = "--sbs-duration-ms", paramLabel = "MS", defaultValue = "10000",
@@ -143,6 +145,10 @@ public final class OverheadCommand implements Callable<Integer>
     public Integer call() throws Exception
     {
         final PrintStream stdout = System.out;
+        if (official && sideBySide)
+        {
+            throw new IllegalArgumentException("--official and --side-by-side are two different comparisons: give one");
+        }
         if (official)
         {
             return compareWithOfficial(stdout);
@@ -162,9 +168,17 @@ public final class OverheadCommand implements Callable<Integer>
         if (sideBySide)
         {
             final List<String> cases = only == null || only.isEmpty() ? SideBySide.ALL_IDS : only;
-            final SideBySideRunner sbs = new SideBySideRunner(runner, cases, repeats,
-                SideBySideRunner.needsOfficial(cases) ? OfficialNullSut.locate(officialNullSut) : null, cpuQps,
-                sbsDurationMs);
+            Path nullSut = null;
+            if (SideBySideRunner.needsOfficial(cases))
+            {
+                nullSut = officialNullSut != null ? executable(officialNullSut) : officialBuild().map(
+                    OfficialLoadGenBuild::nullSut).orElse(null);
+                if (nullSut == null)
+                {
+                    return Main.EXIT_USAGE;
+                }
+            }
+            final SideBySideRunner sbs = new SideBySideRunner(runner, cases, repeats, nullSut, cpuQps, sbsDurationMs);
             final SideBySideReport report = sbs.run(workDir != null ? Files.createDirectories(workDir)
                 : Files.createTempDirectory("jloadgen-side-by-side-"));
             stdout.print(report.markdown());
@@ -184,18 +198,40 @@ public final class OverheadCommand implements Callable<Integer>
         return Main.EXIT_VALID;
     }
 
-    private int compareWithOfficial(final PrintStream stdout) throws IOException
+    /**
+     * @return the official LoadGen build for --loadgen-dir (built on first use), or empty after saying why there is
+     *         none.
+     */
+    private Optional<OfficialLoadGenBuild> officialBuild()
     {
-        final OfficialLoadGenBuild build;
         try
         {
-            build = OfficialLoadGenBuild.locate(loadgenDir, System.err);
+            return Optional.of(OfficialLoadGenBuild.locate(loadgenDir, System.err));
         }
         catch (final OfficialEngineUnavailableException ex)
         {
             System.err.println("jloadgen: " + ex.getMessage());
+            return Optional.empty();
+        }
+    }
+
+    private static Path executable(final Path given)
+    {
+        if (!Files.isRegularFile(given) || !Files.isExecutable(given))
+        {
+            throw new IllegalArgumentException("--official-null-sut " + given + " is not an executable file");
+        }
+        return given;
+    }
+
+    private int compareWithOfficial(final PrintStream stdout) throws IOException
+    {
+        final Optional<OfficialLoadGenBuild> found = officialBuild();
+        if (found.isEmpty())
+        {
             return Main.EXIT_USAGE;
         }
+        final OfficialLoadGenBuild build = found.get();
         final OverheadRunner.Options options = new OverheadRunner.Options().ids(BudgetTable.DEFAULT_IDS)
             .repeats(repeats).workDir(workDir).quiet(quietCpu, maxQuietWaitS * 1_000).floorMs(0)
             .retryDisturbed(maxOtherCpu, retries);

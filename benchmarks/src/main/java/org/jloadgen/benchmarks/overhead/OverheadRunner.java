@@ -11,7 +11,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.function.Function;
 
 import org.jloadgen.api.TestScenario;
 
@@ -357,8 +356,8 @@ public final class OverheadRunner
     }
 
     /**
-     * Runs one repeat of a JLoadGen configuration in a fresh JVM, after waiting for a quiet machine, and again (up to
-     * the retry limit) when other processes disturbed it.
+     * Runs one repeat of a configuration in a fresh process (a JLoadGen JVM or the configuration's native program),
+     * after waiting for a quiet machine, and again (up to the retry limit) when other processes disturbed it.
      *
      * @param dir           the run's directory.
      * @param configuration what to run.
@@ -367,29 +366,11 @@ public final class OverheadRunner
      */
     RunResult runOne(final Path dir, final Configuration configuration, final int repeat)
     {
-        return runOne(dir, configuration, repeat, null);
-    }
-
-    /**
-     * The same for any command.
-     *
-     * @param dir           the run's directory.
-     * @param configuration what runs (its id and description; its arguments are not used).
-     * @param repeat        repeat number.
-     * @param command       the whole command line for an attempt's directory, or {@code null} for the JLoadGen JVM.
-     * @return the last attempt's result.
-     */
-    RunResult runOne(final Path dir, final Configuration configuration, final int repeat,
-        final Function<Path, List<String>> command)
-    {
         int attempt = 0;
         while (true)
         {
-            final Path attemptDir = attempt == 0 ? dir : dir.resolveSibling(dir.getFileName() + "-retry" + attempt);
-            final double busy = waitForQuiet();
-            final RunResult result = command == null ? child.run(configuration, repeat, attemptDir, busy)
-                : ChildJvm.execute(configuration, repeat, command.apply(attemptDir), attemptDir, busy,
-                    child.timeLimitMs());
+            final RunResult result = child.run(configuration, repeat, attempt == 0 ? dir
+                : dir.resolveSibling(dir.getFileName() + "-retry" + attempt), waitForQuiet());
             progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  others' CPU "
                 + "before %3.0f%% during %3.0f%%  %s%n", configuration.id(), repeat,
                 result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9, result.peakRssKib() / 1024,

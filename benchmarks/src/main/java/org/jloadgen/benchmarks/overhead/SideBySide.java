@@ -1,6 +1,6 @@
 package org.jloadgen.benchmarks.overhead;
 
-import java.util.ArrayList;
+import java.nio.file.Path;
 import java.util.List;
 
 import org.jloadgen.api.TestScenario;
@@ -41,7 +41,7 @@ public final class SideBySide
      *
      * @param id          short name, for {@code --only}.
      * @param description what runs.
-     * @param official    the official null SUT's arguments (without {@code --out}), or {@code null} when LoadGen has no
+     * @param official    the official null SUT's run (its program and arguments), or {@code null} when LoadGen has no
      *                    counterpart here.
      * @param jloadgen    JLoadGen's run (its issue lateness log and SUT statistics give the breakdown).
      */
@@ -52,30 +52,32 @@ public final class SideBySide
     /**
      * @param id         a case id other than {@link #CPU_HALF} (which needs a rate: {@link #cpuAt}).
      * @param durationMs the runs' minimum duration ({@link #DURATION_MS}; shorter for a quick look).
+     * @param nullSut    the official LoadGen's C++ null SUT ({@code OfficialLoadGenBuild#nullSut()}).
      * @return the case.
      * @throws IllegalArgumentException for an unknown id.
      */
-    public static Case of(final String id, final long durationMs)
+    public static Case of(final String id, final long durationMs, final Path nullSut)
     {
         return switch (id)
         {
-            case WORKER_10K -> nullCase(id, 10_000, true, durationMs);
-            case WORKER_50K -> nullCase(id, 50_000, true, durationMs);
-            case INLINE_10K -> nullCase(id, 10_000, false, durationMs);
-            case INLINE_50K -> nullCase(id, 50_000, false, durationMs);
+            case WORKER_10K -> nullCase(id, 10_000, true, durationMs, nullSut);
+            case WORKER_50K -> nullCase(id, 50_000, true, durationMs, nullSut);
+            case INLINE_10K -> nullCase(id, 10_000, false, durationMs, nullSut);
+            case INLINE_50K -> nullCase(id, 50_000, false, durationMs, nullSut);
             default -> throw new IllegalArgumentException("unknown side-by-side case '" + id + "'; known: " + ALL_IDS);
         };
     }
 
-    private static Case nullCase(final String id, final long qps, final boolean worker, final long durationMs)
+    private static Case nullCase(final String id, final long qps, final boolean worker, final long durationMs,
+        final Path nullSut)
     {
         final String rate = "server_target_qps=" + qps;
         final String maxDuration = "max_duration_ms=" + 2 * durationMs;
         final String what = "Server, " + Format.si(qps) + " QPS, " + seconds(durationMs) + ", " + (worker
             ? "one worker thread completing (LoadGen: a condition-variable worker; JLoadGen: null-worker)"
             : "completion inline in IssueQuery (null SUTs)");
-        final Configuration official = new Configuration(id, what, TestScenario.SERVER, durationMs,
-            officialArguments(worker, durationMs, rate, maxDuration));
+        final Configuration official = Configuration.cppNullSut(id, what, TestScenario.SERVER, durationMs, nullSut,
+            List.of("--completion", worker ? "worker" : "inline"), rate, maxDuration);
         final String sut = worker ? NullWorkerSut.NAME : "null";
         final Configuration jloadgen = Configuration.of(id, what, TestScenario.SERVER, durationMs, sut, rate,
             maxDuration);
@@ -108,20 +110,5 @@ public final class SideBySide
             + "Offline capacity), " + seconds(durationMs);
         return new Case(CPU_HALF, what, null, Configuration.of(CPU_HALF, what, TestScenario.SERVER, durationMs, "cpu",
             rate, "max_duration_ms=" + 2 * durationMs));
-    }
-
-    /**
-     * @return the official null SUT's arguments for a Server run.
-     */
-    static List<String> officialArguments(final boolean worker, final long minDurationMs, final String... sets)
-    {
-        final List<String> args = new ArrayList<>(List.of("--scenario", "Server", "--completion",
-            worker ? "worker" : "inline", "--quiet", "--no-audit-config", "--set", "min_duration_ms=" + minDurationMs));
-        for (final String s : sets)
-        {
-            args.add("--set");
-            args.add(s);
-        }
-        return args;
     }
 }

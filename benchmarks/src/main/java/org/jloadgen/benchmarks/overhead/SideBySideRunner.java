@@ -78,7 +78,7 @@ public final class SideBySideRunner
         for (final String id : ids)
         {
             final SideBySide.Case c = id.equals(SideBySide.CPU_HALF) ? SideBySide.cpuAt(cpuRate(work), durationMs)
-                : SideBySide.of(id, durationMs);
+                : SideBySide.of(id, durationMs, officialBinary);
             final List<RunResult> official = new ArrayList<>();
             final List<RunResult> jloadgen = new ArrayList<>();
             final List<LatencyBreakdown> breakdowns = new ArrayList<>();
@@ -87,8 +87,7 @@ public final class SideBySideRunner
             {
                 if (c.official() != null)
                 {
-                    official.add(runner.runOne(dir.resolve("official").resolve(String.valueOf(r)), c.official(), r,
-                        d -> officialCommand(c.official(), d)));
+                    official.add(runner.runOne(dir.resolve("official").resolve(String.valueOf(r)), c.official(), r));
                 }
                 final RunResult run = runner.runOne(dir.resolve("jloadgen").resolve(String.valueOf(r)), c.jloadgen(),
                     r);
@@ -98,16 +97,6 @@ public final class SideBySideRunner
             results.add(new SideBySideReport.CaseResult(c, official, jloadgen, breakdowns));
         }
         return new SideBySideReport(repeats, officialBinary, results, work, loadBefore, OverheadRunner.loadAverage());
-    }
-
-    private List<String> officialCommand(final Configuration official, final Path dir)
-    {
-        final List<String> command = new ArrayList<>();
-        command.add(officialBinary.toString());
-        command.addAll(official.arguments());
-        command.add("--out");
-        command.add(dir.toString());
-        return command;
     }
 
     private long cpuRate(final Path work)

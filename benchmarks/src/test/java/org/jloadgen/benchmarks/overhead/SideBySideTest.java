@@ -29,15 +29,17 @@ class SideBySideTest
     @Test
     void shouldGiveBothEnginesTheSameServerTest()
     {
-        final SideBySide.Case worker = SideBySide.of(SideBySide.WORKER_10K, SideBySide.DURATION_MS);
-        assertEquals(List.of("--scenario", "Server", "--completion", "worker", "--quiet", "--no-audit-config", "--set",
+        final Path nullSut = Path.of("/opt/loadgen/official_null_sut");
+        final SideBySide.Case worker = SideBySide.of(SideBySide.WORKER_10K, SideBySide.DURATION_MS, nullSut);
+        assertEquals(nullSut, worker.official().executable());
+        assertEquals(List.of("--scenario", "Server", "--quiet", "--no-audit-config", "--completion", "worker", "--set",
             "min_duration_ms=10000", "--set", "server_target_qps=10000", "--set", "max_duration_ms=20000"),
             worker.official().arguments());
         assertEquals("jloadgen run --sut null-worker --scenario Server --quiet --no-audit-config --set "
             + "min_duration_ms=10000 --set server_target_qps=10000 --set max_duration_ms=20000",
             worker.jloadgen().commandLine());
 
-        final SideBySide.Case inline = SideBySide.of(SideBySide.INLINE_50K, 500);
+        final SideBySide.Case inline = SideBySide.of(SideBySide.INLINE_50K, 500, nullSut);
         assertTrue(inline.official().arguments().containsAll(List.of("inline", "server_target_qps=50000",
             "min_duration_ms=500", "max_duration_ms=1000")));
         assertTrue(inline.jloadgen().arguments().containsAll(List.of("null", "server_target_qps=50000")));
@@ -45,7 +47,7 @@ class SideBySideTest
         final SideBySide.Case cpu = SideBySide.cpuAt(120_000, SideBySide.DURATION_MS);
         assertNull(cpu.official());
         assertTrue(cpu.jloadgen().arguments().containsAll(List.of("cpu", "server_target_qps=120000")));
-        assertThrows(IllegalArgumentException.class, () -> SideBySide.of("sbs-1m-worker", 1));
+        assertThrows(IllegalArgumentException.class, () -> SideBySide.of("sbs-1m-worker", 1, nullSut));
         assertThrows(IllegalArgumentException.class, () -> new SideBySideRunner(null, List.of("fast"), 1, null, 0, 1));
         assertFalse(SideBySideRunner.needsOfficial(List.of(SideBySide.CPU_HALF)));
     }
@@ -94,24 +96,11 @@ class SideBySideTest
     }
 
     @Test
-    void shouldReadTheBinaryFromTheBuildProperties() throws Exception
-    {
-        final Path binary = Files.createFile(dir.resolve("official_null_sut"),
-            PosixFilePermissions.asFileAttribute(PosixFilePermissions.fromString("rwxr-xr-x")));
-        final Path properties = dir.resolve("build.properties");
-        Files.writeString(properties, "loadgen.version=6.0.17\nnull_sut=" + binary + "\n");
-        assertEquals(binary, OfficialNullSut.nullSutOf(properties));
-        Files.writeString(properties, "loadgen.version=6.0.17\n");
-        assertTrue(assertThrows(IllegalArgumentException.class, () -> OfficialNullSut.nullSutOf(properties))
-            .getMessage().endsWith("has no null_sut= line"));
-        assertThrows(IllegalArgumentException.class, () -> OfficialNullSut.locate(dir.resolve("absent")));
-    }
-
-    @Test
     void shouldAlternateTheEnginesAndPrintTheRatios() throws Exception
     {
-        // The official side is a stand-in that writes LoadGen's own example Server log (p99 1.99 ms); JLoadGen's side
-        // runs for real, briefly, in child JVMs.
+        // The official side is a stand-in that writes LoadGen's own example Server log (p99 1.99 ms), so the table's
+        // figures are known; JLoadGen's side runs for real, briefly, in child JVMs. (The README test runs the real
+        // official null SUT through jloadgen overhead --side-by-side.)
         final Path official = dir.resolve("fake_official_null_sut");
         Files.writeString(official, "#!/bin/sh\nout=\nwhile [ $# -gt 0 ]; do\n  case \"$1\" in\n    --out) out=\"$2\"; "
             + "shift 2 ;;\n    *) shift ;;\n  esac\ndone\nmkdir -p \"$out\"\ncp '"
