@@ -373,7 +373,8 @@ class CliTest
         synthetic   | misbehave=sometimes     | misbehave must be none, never, twice, unknown, throw, throw-flush or \
         fail, got 'sometimes' (--sut-opt)
         synthetic   | misbehave-after=-3      | misbehave-after must be a whole number of at least 0, got '-3'
-        null-worker | wait=forever            | wait must be spin, yield, backoff or sleep, got 'forever' (--sut-opt)
+        null-worker | wait=forever            | wait must be auto, spin, park, yield, backoff or sleep, got \
+        'forever' (--sut-opt)
         null        | workers=2               | --sut-opt workers is not a null SUT option; known:
         """)
     void shouldNameTheOptionAndWhatItMustBeForABadSutOptionValue(final String sut, final String option,

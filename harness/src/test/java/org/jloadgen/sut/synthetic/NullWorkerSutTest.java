@@ -84,7 +84,8 @@ class NullWorkerSutTest
         assertTrue(unknown.getMessage().contains("workers"), unknown.getMessage());
         final IllegalArgumentException wait = assertThrows(IllegalArgumentException.class,
             () -> provider.create(new SutContext(TestScenario.SERVER, Map.of("wait", "forever"), 64, 64)));
-        assertEquals("wait must be spin, yield, backoff or sleep, got 'forever' (--sut-opt)", wait.getMessage());
+        assertEquals("wait must be auto, spin, park, yield, backoff or sleep, got 'forever' (--sut-opt)",
+            wait.getMessage());
         provider.create(new SutContext(TestScenario.SERVER, Map.of("wait", " Spin "), 64, 64)).close();
     }
 }
