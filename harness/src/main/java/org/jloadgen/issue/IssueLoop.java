@@ -202,6 +202,8 @@ public final class IssueLoop
             || waits.server() == ServerWaitStrategy.SLEEP) && trace.scenario() == TestScenario.SERVER;
         final long previousSlackNs = preciseTimers ? TimerSlack.makePrecise() : TimerSlack.UNCHANGED;
         completionWaiter = recorder.completionWaiter();
+        // Once per run: SyLT's warm-up queries and the measured ones that follow them are one stream of arrivals.
+        hybridWindow.reset(options.hybridSpinNs());
 
         final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
             sink, samples, outcome, completionTarget);
@@ -450,7 +452,6 @@ public final class IssueLoop
         final long maxAsync = settings.maxAsyncQueries;
         final long maxQueryCount = settings.maxQueryCount;
         final long maxDurationNs = settings.maxDurationMs * NS_PER_MS;
-        hybridWindow.reset(options.hybridSpinNs());
         final boolean replayGroups = trace.hasContinuations();
         final boolean trackIssue = recorder.tracksIssueTimes();
         // The completion timeout, watched while issuing: a SUT that stopped completing ends the series now instead of

@@ -28,9 +28,10 @@ class BatchingSutTest
 {
     private static final Duration LIMIT = Duration.ofSeconds(30);
 
+    /** A query of ids {@code firstId..}, QSL index and position = id. */
     private static QuerySamples query(final long firstId, final int count)
     {
-        return new MutableQuery().of(firstId, count);
+        return new ReusableQuery(1).of(firstId, count);
     }
 
     @Test
@@ -213,7 +214,7 @@ class BatchingSutTest
             }, null))
         {
             final long[] workerIds = sut.workerThreadIds();
-            final MutableQuery query = new MutableQuery();
+            final ReusableQuery query = new ReusableQuery(1);
             // The first rounds link call sites and initialise classes; then whole rounds of 40k samples must leave
             // the workers' and the issuing thread's allocation counters where they were.
             int clean = 0;
@@ -252,44 +253,6 @@ class BatchingSutTest
             final SutStatistics.Snapshot snapshot = stats.snapshot();
             assertEquals(id - 1, snapshot.samples());
             assertEquals(snapshot.batches(), snapshot.stage(SutStatistics.HANDOFF_STAGE).histogram().getTotalCount());
-        }
-    }
-
-    /** A query of ids {@code firstId..}, QSL index and position = id, set before each call (reused: no allocation). */
-    private static final class MutableQuery implements QuerySamples
-    {
-        private long firstId;
-        private int count;
-
-        MutableQuery of(final long first, final int n)
-        {
-            this.firstId = first;
-            this.count = n;
-            return this;
-        }
-
-        @Override
-        public int size()
-        {
-            return count;
-        }
-
-        @Override
-        public long responseId(final int i)
-        {
-            return firstId + i;
-        }
-
-        @Override
-        public long sampleIndex(final int i)
-        {
-            return firstId + i;
-        }
-
-        @Override
-        public int loadedPosition(final int i)
-        {
-            return (int)(firstId + i);
         }
     }
 

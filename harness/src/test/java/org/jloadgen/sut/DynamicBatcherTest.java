@@ -30,32 +30,7 @@ class DynamicBatcherTest
     /** A query of {@code count} samples with ids {@code firstId..}, QSL index = id * 10, position = id. */
     private static QuerySamples query(final long firstId, final int count)
     {
-        return new QuerySamples()
-        {
-            @Override
-            public int size()
-            {
-                return count;
-            }
-
-            @Override
-            public long responseId(final int i)
-            {
-                return firstId + i;
-            }
-
-            @Override
-            public long sampleIndex(final int i)
-            {
-                return (firstId + i) * 10;
-            }
-
-            @Override
-            public int loadedPosition(final int i)
-            {
-                return (int)(firstId + i);
-            }
-        };
+        return new ReusableQuery(10).of(firstId, count);
     }
 
     /** {@code query}, running {@code action} when sample {@code at}'s response id is read (copied). */
