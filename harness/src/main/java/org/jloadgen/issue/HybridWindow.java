@@ -5,7 +5,8 @@ package org.jloadgen.issue;
  * thread parks until {@code window} before a query's scheduled time and spins the rest; a park that ends later than
  * asked (the kernel's wake-up time: an idle virtual CPU's exit, a busy CPU's scheduler) eats into the window, and one
  * that overshoots it makes the query late. So the window is twice the longest recent overshoot, never below the
- * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WIDENING} times it (a late wake-up caused
+ * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WIDENING} times it, or the cap the issue
+ * thread's share of a CPU sets ({@link IssueWaits}) (a late wake-up caused
  * by a busy CPU is not cured by spinning longer, which would only make the CPU busier); the longest overshoot
  * decays by 1/1024 per query (half-life about 700 queries, 70 ms at 10k QPS), so one stall widens the window for a
  * while and then lets it shrink back even when the wide window leaves no gap long enough to park in. Issue thread
@@ -23,14 +24,15 @@ final class HybridWindow
     private long windowNs;
 
     /**
-     * Starts a series with the configured window and no overshoot seen.
+     * Starts a run with the narrowest window and no overshoot seen.
      *
-     * @param configuredNs the configured spin window (the minimum).
+     * @param minNs the spin window to start with, and the narrowest.
+     * @param maxNs the widest the window may widen to.
      */
-    void reset(final long configuredNs)
+    void reset(final long minNs, final long maxNs)
     {
-        minWindowNs = Math.max(0, configuredNs);
-        maxWindowNs = maxWindowNs(minWindowNs);
+        minWindowNs = Math.max(0, minNs);
+        maxWindowNs = Math.max(minWindowNs, maxNs);
         longestOvershootNs = 0;
         windowNs = minWindowNs;
     }

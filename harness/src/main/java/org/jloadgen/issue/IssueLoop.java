@@ -188,7 +188,8 @@ public final class IssueLoop
         }
         final IssueOutcome outcome = new IssueOutcome();
         final TraceQuerySamples samples = new TraceQuerySamples(trace);
-        final IssueWaits waits = IssueWaits.resolve(options);
+        final IssueWaits waits = IssueWaits.resolve(options,
+            trace.scenario() == TestScenario.SERVER ? settings.targetQps : 0);
         final CompletionTarget completionTarget = new CompletionTarget(recorder, this);
         final IdleStrategy completionIdle = waits.completion() == CompletionWaitStrategy.PARK
             ? new ParkingIdleStrategy(recorder.completionWaiter(), 0, options.parkSpinNs(), MAX_PARK_NS,
@@ -203,7 +204,7 @@ public final class IssueLoop
         final long previousSlackNs = preciseTimers ? TimerSlack.makePrecise() : TimerSlack.UNCHANGED;
         completionWaiter = recorder.completionWaiter();
         // Once per run: SyLT's warm-up queries and the measured ones that follow them are one stream of arrivals.
-        hybridWindow.reset(options.hybridSpinNs());
+        hybridWindow.reset(waits.hybridMinNs(), waits.hybridMaxNs());
 
         final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
             sink, samples, outcome, completionTarget);

@@ -8,6 +8,8 @@ import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
+import org.jloadgen.bindings.ThreadScheduling;
+
 /**
  * One daemon thread, {@value #THREAD_NAME}, that flushes open log writers every {@value #INTERVAL_MS} ms, so that
  * a process that dies (a crash in native code, SIGKILL, the OOM killer) leaves its logs on disk up to its last
@@ -26,7 +28,12 @@ public final class PeriodicFlush
 
     private static final ScheduledExecutorService FLUSHER = Executors.newSingleThreadScheduledExecutor(task ->
     {
-        final Thread t = new Thread(task, THREAD_NAME);
+        // SCHED_IDLE like the other log threads: a flush must not take a CPU from the issue or SUT threads.
+        final Thread t = new Thread(() ->
+        {
+            ThreadScheduling.tryRunOnlyWhenIdle();
+            task.run();
+        }, THREAD_NAME);
         t.setDaemon(true);
         return t;
     });

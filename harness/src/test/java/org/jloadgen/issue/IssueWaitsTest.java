@@ -72,4 +72,27 @@ class IssueWaitsTest
             assertEquals("SLEEP (set explicitly)", waits.completionReason());
         }
     }
+
+    @Test
+    void shouldSpinAtMostAQuarterOfTheGapBetweenQueriesWhenSharingACpu()
+    {
+        final CpuBudget budget = new CpuBudget(2);
+        try (CpuBudget.Registration worker = budget.addSutThreads(1, "null-worker"))
+        {
+            final IssueWaits tenK = IssueWaits.resolve(new EngineOptions().cpuBudget(budget), 10_000);
+            assertEquals(ServerWaitStrategy.HYBRID, tenK.server());
+            assertEquals(25_000, tenK.hybridMinNs(), "100 us between queries: 25 us");
+            assertEquals(25_000, tenK.hybridMaxNs());
+            assertEquals("HYBRID (auto: 2 CPUs, 1 SUT thread, the issue thread shares the one CPU left for everything "
+                + "else; parks between queries, spins the last 25 us, widened up to 25 us when wake-ups are late "
+                + "(at most a quarter of the 100 us between queries))", tenK.serverReason());
+            final IssueWaits oneK = IssueWaits.resolve(new EngineOptions().cpuBudget(budget), 1_000);
+            assertEquals(100_000, oneK.hybridMinNs(), "1 ms between queries: the configured 100 us");
+            assertEquals(250_000, oneK.hybridMaxNs(), "widens to a quarter of 1 ms, not 400 us");
+            final IssueWaits explicit = IssueWaits.resolve(new EngineOptions().cpuBudget(budget)
+                .serverWait(ServerWaitStrategy.HYBRID), 10_000);
+            assertEquals(100_000, explicit.hybridMinNs(), "an explicit HYBRID keeps its window");
+            assertEquals(400_000, explicit.hybridMaxNs());
+        }
+    }
 }
