@@ -25,7 +25,8 @@ public enum ServerWaitStrategy
     /**
      * Park until shortly before the deadline (with a 1 ns timer slack, so the kernel wakes the thread where asked),
      * then spin: the CPU is free between queries, the jitter is that of a spin when the wake-up is in time. The spin
-     * window ({@link EngineOptions#hybridSpinNs()}) widens to twice the longest recent wake-up delay.
+     * window ({@link EngineOptions#hybridSpinNs()}) widens to twice the longest recent wake-up delay; chosen by
+     * {@link #AUTO}, it never spins more than a quarter of the mean time between queries.
      */
     HYBRID
 }

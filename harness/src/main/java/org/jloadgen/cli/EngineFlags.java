@@ -24,7 +24,8 @@ public final class EngineFlags
 
     @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
         description = "Spin window before a deadline for --server-wait HYBRID, which parks until then with a 1 ns "
-            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 4 times this "
+            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 4 times this; "
+            + "when AUTO chose HYBRID, never past a quarter of the mean time between queries "
             + "(default: ${DEFAULT-VALUE}).")
     long hybridSpinNs;
 
