@@ -70,7 +70,23 @@ public final class CpuBudget
      */
     public Registration addSutThreads(final int threads, final String description)
     {
-        final Registration registration = new Registration(threads, description);
+        final Registration registration = new Registration(threads, description, true);
+        registrations.add(registration);
+        return registration;
+    }
+
+    /**
+     * Reserves CPUs for latency-critical threads that are not the SUT's and not JLoadGen's issue thread: the official
+     * LoadGen's issue thread under {@code --engine official}, which sleeps to each query and needs a CPU to wake on.
+     * Spinning SUT threads then leave one for it.
+     *
+     * @param threads     how many.
+     * @param description who they are, for the detail log.
+     * @return the reservation; close it when the threads stop.
+     */
+    public Registration reserve(final int threads, final String description)
+    {
+        final Registration registration = new Registration(threads, description, false);
         registrations.add(registration);
         return registration;
     }
@@ -80,16 +96,32 @@ public final class CpuBudget
      */
     public int sutThreads()
     {
+        return threads(true);
+    }
+
+    /**
+     * @return the threads {@link #reserve reserved} now.
+     */
+    public int reservedThreads()
+    {
+        return threads(false);
+    }
+
+    private int threads(final boolean sut)
+    {
         int threads = 0;
         for (final Registration r : registrations)
         {
-            threads += r.threads;
+            if (r.sut == sut)
+            {
+                threads += r.threads;
+            }
         }
         return threads;
     }
 
     /**
-     * @return the descriptions of the registered SUT threads, in registration order.
+     * @return the descriptions of the registered SUT threads and reservations, in registration order.
      */
     public List<String> sutThreadDescriptions()
     {
@@ -102,40 +134,46 @@ public final class CpuBudget
     }
 
     /**
-     * @return the CPUs the registered SUT threads leave (may be zero or negative when they outnumber the CPUs).
+     * @return the CPUs the registered SUT threads and reservations leave (may be zero or negative when they
+     *         outnumber the CPUs).
      */
     public int freeCpus()
     {
-        return cpus - sutThreads();
+        return cpus - sutThreads() - reservedThreads();
     }
 
     /**
      * @param spinning threads that would busy-spin, besides the registered SUT threads.
-     * @return whether they each have a CPU of their own, with one CPU left for everything else.
+     * @return whether they each have a CPU of their own, with one CPU left for everything else and one for each
+     *         reserved thread.
      */
     public boolean canSpin(final int spinning)
     {
-        return sutThreads() + spinning <= spinnableCpus();
+        return sutThreads() + reservedThreads() + spinning <= spinnableCpus();
     }
 
     /**
-     * @return e.g. {@code "2 CPUs, 1 SUT thread"}, for the reasons the logs give.
+     * @return e.g. {@code "2 CPUs, 1 SUT thread"} or {@code "2 CPUs, 0 SUT threads, 1 reserved"}, for the reasons
+     *         the logs give.
      */
     public String describe()
     {
         final int sut = sutThreads();
-        return cpus + (cpus == 1 ? " CPU" : " CPUs") + ", " + sut + (sut == 1 ? " SUT thread" : " SUT threads");
+        final int reserved = reservedThreads();
+        return cpus + (cpus == 1 ? " CPU" : " CPUs") + ", " + sut + (sut == 1 ? " SUT thread" : " SUT threads")
+            + (reserved > 0 ? ", " + reserved + " reserved" : "");
     }
 
     /**
-     * SUT threads counted against the budget until {@link #close()}.
+     * SUT threads or reserved threads counted against the budget until {@link #close()}.
      */
     public final class Registration implements AutoCloseable
     {
         private final int threads;
         private final String description;
+        private final boolean sut;
 
-        private Registration(final int threads, final String description)
+        private Registration(final int threads, final String description, final boolean sut)
         {
             if (threads < 1)
             {
@@ -143,6 +181,7 @@ public final class CpuBudget
             }
             this.threads = threads;
             this.description = description;
+            this.sut = sut;
         }
 
         /**

@@ -48,4 +48,28 @@ class CpuBudgetTest
         assertThrows(IllegalArgumentException.class, () -> new CpuBudget(0));
         assertThrows(IllegalArgumentException.class, () -> new CpuBudget(2).addSutThreads(0, "none"));
     }
+
+    @Test
+    void shouldLeaveACpuForAReservedThreadSoThatASpinningWorkerParksInstead()
+    {
+        final CpuBudget two = new CpuBudget(2);
+        assertTrue(two.canSpin(1), "2 CPUs: one worker may spin");
+        try (CpuBudget.Registration loadGen = two.reserve(1, "LoadGen's issue thread"))
+        {
+            assertFalse(two.canSpin(1), "the reserved thread needs the CPU the worker would spin on");
+            assertEquals(0, two.sutThreads());
+            assertEquals(1, two.reservedThreads());
+            assertEquals(1, two.freeCpus());
+            assertEquals("2 CPUs, 0 SUT threads, 1 reserved", two.describe());
+            assertEquals(List.of("LoadGen's issue thread"), two.sutThreadDescriptions());
+        }
+        assertTrue(two.canSpin(1), "released");
+        assertEquals("2 CPUs, 0 SUT threads", two.describe());
+        final CpuBudget four = new CpuBudget(4);
+        try (CpuBudget.Registration loadGen = four.reserve(1, "LoadGen's issue thread"))
+        {
+            assertTrue(four.canSpin(2), "4 CPUs: one for everything else, one reserved, two spinning workers");
+            assertFalse(four.canSpin(3));
+        }
+    }
 }

@@ -1,0 +1,48 @@
+package org.jloadgen.engine.official;
+
+import java.nio.file.Path;
+
+import org.jloadgen.testing.ChildCli;
+import org.jloadgen.testing.OfficialLoadGenFixture;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+/**
+ * Under the official LoadGen, an AUTO toolkit worker counts LoadGen's issue thread (which sleeps to each query and
+ * needs a CPU to wake on) before it decides to spin, and the console says so, since LoadGen's detail log cannot.
+ */
+class OfficialWorkerWaitTest
+{
+    @TempDir
+    Path dir;
+
+    @BeforeAll
+    static void build()
+    {
+        OfficialLoadGenFixture.build();
+    }
+
+    @Test
+    void shouldCountLoadGensIssueThreadBeforeAWorkerSpins()
+    {
+        final ChildCli.Result result = ChildCli.run(dir, 120, "run", "--engine", "official", "--sut", "null-worker",
+            "--scenario", "Server", "--set", "server_target_qps=1000", "--set", "min_duration_ms=200",
+            "--set", "min_query_count=100", "--out", dir.resolve("logs").toString(), "--quiet", "--no-audit-config");
+        assertTrue(result.exitCode() == 0 || result.exitCode() == 3, result.both());
+        final int cpus = Runtime.getRuntime().availableProcessors();
+        assertTrue(result.err().contains("jloadgen: CPU budget: the official LoadGen's issue thread: sleeps to each "
+            + "query, needs a CPU to wake on"), result.err());
+        final String worker = "jloadgen: CPU budget: NullWorkerSUT: 1 worker, idle wait ";
+        assertTrue(result.err().contains(worker), result.err());
+        assertTrue(result.err().contains("(auto: " + cpus + (cpus == 1 ? " CPU" : " CPUs")
+            + ", 0 SUT threads, 1 reserved before this SUT's 1 worker: "), result.err());
+        // One CPU for everything else and one for LoadGen's issue thread: the worker spins only from 3 CPUs on.
+        final String expected = cpus >= 3 ? "SPIN, parking after" : "PARK after a 20 us spin";
+        final String line = result.err().lines().filter(l -> l.startsWith(worker)).findFirst().orElseThrow();
+        assertEquals(worker + expected, line.substring(0, worker.length() + expected.length()), line);
+    }
+}
