@@ -1,11 +1,9 @@
 package org.jloadgen.sut.cpu;
 
-import java.io.IOException;
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -17,14 +15,12 @@ import java.util.concurrent.Callable;
 import java.util.stream.LongStream;
 
 import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.EngineOptions;
-import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
-import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.samples.SampleStoreLibrary;
 import org.jloadgen.sut.SutOptions;
@@ -92,7 +88,7 @@ public final class CpuSutBenchmark implements Callable<Integer>
         final PrintStream console = System.out;
         final Map<String, String> options = new HashMap<>(SutOptions.pairs(sutOptions));
         console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
-            loadAverage());
+            SutBenchmarkRuns.loadAverage());
         if (!noOffline)
         {
             offline(options, console);
@@ -101,7 +97,7 @@ public final class CpuSutBenchmark implements Callable<Integer>
         {
             server(options, console);
         }
-        console.printf(Locale.ROOT, "load average at the end: %s%n", loadAverage());
+        console.printf(Locale.ROOT, "load average at the end: %s%n", SutBenchmarkRuns.loadAverage());
         return 0;
     }
 
@@ -146,7 +142,7 @@ public final class CpuSutBenchmark implements Callable<Integer>
                     + "JLoadGen %.0f samples/s (%.2f us CPU/sample, busy %.0f%%, %s), ratio %.3f, CPU ratio %.3f; "
                     + "load %s%n", r, bare.samplesPerSecond(), bare.cpuNsPerSample() / 1e3, 100 * bareBusy,
                     jlg.summary().samplesPerSecond(), jlg.cpuNsPerSample() / 1e3, 100 * jlgBusy,
-                    jlg.summary().valid() ? "VALID" : "INVALID", ratios[r - 1], cpuRatios[r - 1], loadAverage());
+                    jlg.summary().valid() ? "VALID" : "INVALID", ratios[r - 1], cpuRatios[r - 1], SutBenchmarkRuns.loadAverage());
             }
             Arrays.sort(ratios);
             Arrays.sort(cpuRatios);
@@ -225,35 +221,14 @@ public final class CpuSutBenchmark implements Callable<Integer>
             {
                 final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
                     .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
-                final TestResult result = run(sut, settings, out.resolve(String.format(Locale.ROOT, "server-%.0f",
-                    qps)));
-                final PerformanceSummary p = result.performance().get(0);
-                final int p50 = PerformanceSummary.percentileIndex(0.50);
-                final int p99 = PerformanceSummary.percentileIndex(0.99);
-                console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
-                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(p50) / 1e3,
-                    p.sampleLatencyPercentileNs(p99) / 1e3, p.valid() ? "VALID" : "INVALID",
-                    result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
+                SutBenchmarkRuns.printServerRun(console, qps, run(sut, settings,
+                    out.resolve(String.format(Locale.ROOT, "server-%.0f", qps))));
             }
         }
     }
 
     private TestResult run(final CpuSut sut, final TestSettings settings, final Path dir)
     {
-        final EngineOptions engine = new EngineOptions().serverWait(serverWait).completionWait(completionWait);
-        final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(false);
-        return new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), System.out).run();
-    }
-
-    private static String loadAverage()
-    {
-        try
-        {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        }
-        catch (final IOException ex)
-        {
-            return "unknown";
-        }
+        return SutBenchmarkRuns.run(sut, sut.library(), settings, dir, serverWait, completionWait);
     }
 }

@@ -2,7 +2,6 @@ package org.jloadgen.sut.tensorrt;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,14 +12,12 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 
 import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.EngineOptions;
-import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
-import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.sut.SutOptions;
 
@@ -92,7 +89,7 @@ public final class TensorRtBenchmark implements Callable<Integer>
         final PrintStream console = System.out;
         final Map<String, String> options = new HashMap<>(SutOptions.pairs(sutOptions));
         console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
-            loadAverage());
+            SutBenchmarkRuns.loadAverage());
         boolean met = true;
         if (!noOffline)
         {
@@ -173,14 +170,7 @@ public final class TensorRtBenchmark implements Callable<Integer>
                 final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
                     .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
                 final Path dir = out.resolve(String.format(Locale.ROOT, "server-%.0f", qps));
-                final TestResult result = run(sut, settings, dir);
-                final PerformanceSummary p = result.performance().get(0);
-                final int p50 = PerformanceSummary.percentileIndex(0.50);
-                final int p99 = PerformanceSummary.percentileIndex(0.99);
-                console.printf(Locale.ROOT, "  target %8.0f QPS: completed %9.0f samples/s, p50 %9.1f us, p99 %9.1f "
-                    + "us, %s%s%n", qps, p.completedSamplesPerSecond(), p.sampleLatencyPercentileNs(p50) / 1e3,
-                    p.sampleLatencyPercentileNs(p99) / 1e3, p.valid() ? "VALID" : "INVALID",
-                    result.errorCount() > 0 ? " (" + result.errorCount() + " errors)" : "");
+                SutBenchmarkRuns.printServerRun(console, qps, run(sut, settings, dir));
                 writeStatistics(sut, dir);
             }
         }
@@ -200,26 +190,6 @@ public final class TensorRtBenchmark implements Callable<Integer>
 
     private TestResult run(final TensorRtSut sut, final TestSettings settings, final Path dir)
     {
-        final EngineOptions engine = new EngineOptions().serverWait(serverWait).completionWait(completionWait);
-        final LogSettings logs = new LogSettings().outputDirectory(dir).copySummaryToStdout(false);
-        final TestResult result = new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(),
-            System.out).run();
-        for (final String message : result.messages())
-        {
-            System.err.println("jloadgen: " + message);
-        }
-        return result;
-    }
-
-    private static String loadAverage()
-    {
-        try
-        {
-            return Files.readString(Path.of("/proc/loadavg")).strip();
-        }
-        catch (final IOException ex)
-        {
-            return "unknown";
-        }
+        return SutBenchmarkRuns.run(sut, sut.library(), settings, dir, serverWait, completionWait);
     }
 }
