@@ -1,4 +1,4 @@
-// Prints the glibc lgamma fixture that GlibcMathTest checks (harness/src/test/resources/glibc-lgamma/):
+// Prints the glibc lgamma fixture that GlibcMathTest checks (engine/src/test/resources/glibc-lgamma/):
 //   digest FIRST LAST FNV1A64   64-bit FNV-1a over the little-endian bytes of lgamma(k), k = FIRST..LAST
 //   value K BITS                lgamma(K) as raw IEEE bits, for the integers given on the command line
 // Build and run on x86-64 with FMA and AVX2, glibc 2.36 (Debian 12): ./regenerate.sh

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates, from the installed glibc (Debian 12: glibc 2.36, x86-64):
-#   harness/src/main/java/org/jloadgen/random/GlibcLogData.java   the tables of glibc's log
-#   harness/src/test/resources/glibc-log/log-digests.txt           digests of log over 14.5M inputs, both builds
-#   harness/src/test/resources/glibc-log/log-specials.txt          edge inputs: x, fma result, sse2 result
-#   harness/src/test/resources/glibc-log/log-variant-differences.txt
+#   engine/src/main/java/org/jloadgen/random/GlibcLogData.java   the tables of glibc's log
+#   engine/src/test/resources/glibc-log/log-digests.txt           digests of log over 14.5M inputs, both builds
+#   engine/src/test/resources/glibc-log/log-specials.txt          edge inputs: x, fma result, sse2 result
+#   engine/src/test/resources/glibc-log/log-variant-differences.txt
 #       the inputs among the first 2M exponential-class inputs where glibc's two builds differ
 # x86-64 glibc picks its log at run time: an FMA build on CPUs with FMA and AVX2, an SSE2 build otherwise.
 # The machine running this must have FMA and AVX2; GLIBC_TUNABLES switches the same process to the SSE2 build.
@@ -11,14 +11,14 @@ set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
 bin="$here/target"
-res="$root/harness/src/test/resources/glibc-log"
+res="$root/engine/src/test/resources/glibc-log"
 mkdir -p "$bin" "$res"
 gcc -O2 -std=c11 -Wall -Wextra -Werror -o "$bin/dump_log_data" "$here/dump_log_data.c" -lm -ldl
 g++ -O2 -std=c++17 -Wall -Wextra -Werror -o "$bin/log_fixture" "$here/log_fixture.cc"
 
 sse2() { GLIBC_TUNABLES=glibc.cpu.hwcaps=-FMA,-AVX2 "$@"; }
 
-"$bin/dump_log_data" > "$root/harness/src/main/java/org/jloadgen/random/GlibcLogData.java"
+"$bin/dump_log_data" > "$root/engine/src/main/java/org/jloadgen/random/GlibcLogData.java"
 
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT

@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
-# Regenerates every golden trace in harness/src/test/resources/golden-traces/ (and its README) with the C++
+# Regenerates every golden trace in engine/src/test/resources/golden-traces/ (and its README) with the C++
 # reference generator. Run on x86-64 Linux with g++ 12.2 / libstdc++ / glibc 2.36 (Debian 12): those
 # define the sequences. Each file keeps the first $KEEP trace lines verbatim plus a digest of the whole trace.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-out="$root/harness/src/test/resources/golden-traces"
+out="$root/engine/src/test/resources/golden-traces"
 KEEP=200
 
 "$here/build.sh" >/dev/null

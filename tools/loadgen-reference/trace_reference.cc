@@ -4,7 +4,7 @@
 // std::uniform_int_distribution, std::shuffle, std::exponential_distribution and std::chrono::duration_cast
 // of the libstdc++ it is built with, and calls the C library's log through std::exponential_distribution,
 // so its output is what LoadGen built with the same toolchain generates. JLoadGen's golden traces come from
-// it (see harness/src/test/resources/golden-traces/README.md).
+// it (see engine/src/test/resources/golden-traces/README.md).
 //
 // Input: REQUESTED settings (TestSettings field names, key=value arguments) plus the QSL's reported counts.
 // The effective settings are derived here exactly as spec §2.4 says (Offline samples_per_query from

@@ -9,6 +9,7 @@ import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.memory.OffHeapAllocator;
+import org.jloadgen.record.RetiredTarget;
 import org.jloadgen.record.CompletionErrors;
 import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.LatencyIntervalLog;
@@ -83,7 +84,7 @@ public class CompletionBenchmark
         final Recorder hdr = histogram.equals("on") ? LatencyIntervalLog.newRecorder() : null;
         recorder = new SeriesRecorder(trace, false, errors, null, hdr, false, OffHeapAllocator.arena());
         recorder.origin(System.nanoTime());
-        sink = new EngineResponseSink(SeriesRecorder.retired(errors));
+        sink = new EngineResponseSink(new RetiredTarget(errors));
         sink.series(recorder);
     }
 

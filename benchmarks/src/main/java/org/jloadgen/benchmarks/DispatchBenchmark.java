@@ -14,6 +14,7 @@ import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
 import org.jloadgen.memory.OffHeapAllocator;
 import org.jloadgen.spi.BuiltinSutProviders;
+import org.jloadgen.record.RetiredTarget;
 import org.jloadgen.record.CompletionErrors;
 import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.SeriesRecorder;
@@ -87,7 +88,7 @@ public class DispatchBenchmark
         trace = Traces.generate(settings, Traces.loadableSet(settings));
         final CompletionErrors errors = new CompletionErrors();
         recorder = new SeriesRecorder(trace, false, errors, null, null, false, OffHeapAllocator.arena());
-        sink = new EngineResponseSink(SeriesRecorder.retired(errors));
+        sink = new EngineResponseSink(new RetiredTarget(errors));
         // Explicit busy-spin waits on both sides, as the figures in benchmarks/README.md were measured (AUTO would park
         // the issue thread for a worker SUT on two cores).
         loop = new IssueLoop(new EngineOptions().latencyHistogram(false).completionTimeoutMs(10_000)

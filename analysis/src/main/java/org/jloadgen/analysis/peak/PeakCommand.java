@@ -12,10 +12,10 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.cli.EngineFlags;
-import org.jloadgen.cli.Main;
-import org.jloadgen.cli.SettingsOptions;
-import org.jloadgen.cli.SutSelection;
+import org.jloadgen.cli.api.EngineFlags;
+import org.jloadgen.cli.api.ExitCodes;
+import org.jloadgen.cli.api.SettingsOptions;
+import org.jloadgen.cli.api.SutSelection;
 import org.jloadgen.schedule.ReplayQueries;
 import org.jloadgen.spi.SutInstance;
 
@@ -129,7 +129,7 @@ public final class PeakCommand implements Callable<Integer>
         if (sut.listRequested())
         {
             SutSelection.listSuts(stdout);
-            return Main.EXIT_VALID;
+            return ExitCodes.VALID;
         }
         sut.provider();
         final SettingsOptions.Loaded loaded = settings.load(System.err);
@@ -341,9 +341,9 @@ public final class PeakCommand implements Callable<Integer>
     {
         return switch (result.status())
         {
-            case FOUND, ABOVE_MAX -> Main.EXIT_VALID;
-            case UNJUDGEABLE -> Main.EXIT_USAGE;
-            default -> Main.EXIT_INVALID;
+            case FOUND, ABOVE_MAX -> ExitCodes.VALID;
+            case UNJUDGEABLE -> ExitCodes.USAGE;
+            default -> ExitCodes.INVALID;
         };
     }
 }

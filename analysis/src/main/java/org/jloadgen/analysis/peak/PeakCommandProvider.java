@@ -1,6 +1,6 @@
 package org.jloadgen.analysis.peak;
 
-import org.jloadgen.spi.CommandProvider;
+import org.jloadgen.cli.api.CommandProvider;
 
 /**
  * Adds {@code jloadgen peak} to the command line (ServiceLoader).

@@ -1,6 +1,6 @@
 package org.jloadgen.analysis.report;
 
-import org.jloadgen.spi.CommandProvider;
+import org.jloadgen.cli.api.CommandProvider;
 
 /**
  * Adds {@code jloadgen report} to the command line.

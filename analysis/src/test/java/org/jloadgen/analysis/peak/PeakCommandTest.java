@@ -23,6 +23,7 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.cli.Main;
+import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.log.MlLogParser;
 import org.jloadgen.schedule.PoissonTrace;
 import org.jloadgen.schedule.ReplayQueries;
@@ -70,7 +71,7 @@ class PeakCommandTest
         final Path out = dir.resolve("peak");
         final CommandLineRun r = peak(simulatedM2(), "--duration-ms", "10000", "--repeats", "2", "--out",
             out.toString());
-        assertEquals(Main.EXIT_VALID, r.exitCode(), r.out() + r.err());
+        assertEquals(ExitCodes.VALID, r.exitCode(), r.out() + r.err());
         assertTrue(r.out().contains("capacity probe 1: Offline"), r.out());
         assertTrue(r.out().contains("run 1: "), r.out());
         assertTrue(r.out().contains("Peak: "), r.out());
@@ -128,7 +129,7 @@ class PeakCommandTest
                 "--sut-opt", "time=simulated", "--sut-opt", "service=fixed:1ms", "--sut-opt", "tick=10us",
                 "--set", "server_target_latency_ns=500000"),
             "--start-qps", "200", "--min-qps", "40", "--duration-ms", "5000", "--out", out.toString());
-        assertEquals(Main.EXIT_INVALID, r.exitCode(), r.out() + r.err());
+        assertEquals(ExitCodes.INVALID, r.exitCode(), r.out() + r.err());
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.contains("**No peak**: no target passed all 3 of its runs; lowest failing target 40.00 QPS"),
             report);
@@ -145,7 +146,7 @@ class PeakCommandTest
                 "--sut-opt", "misbehave=throw", "--set", "server_target_latency_ns=10000000",
                 "--completion-timeout-ms", "2000", "--jit-warmup-ms", "0"),
             "--start-qps", "400", "--min-qps", "100", "--duration-ms", "200", "--out", out.toString());
-        assertEquals(Main.EXIT_INVALID, r.exitCode(), r.out() + r.err());
+        assertEquals(ExitCodes.INVALID, r.exitCode(), r.out() + r.err());
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.contains("**No peak**"), report);
         assertTrue(report.contains("error(s): error: The SUT threw from IssueQuery: java.lang.IllegalStateException: "
@@ -182,7 +183,7 @@ class PeakCommandTest
 
     private static void assertUsage(final CommandLineRun r, final String message)
     {
-        assertEquals(Main.EXIT_USAGE, r.exitCode(), r.out() + r.err());
+        assertEquals(ExitCodes.USAGE, r.exitCode(), r.out() + r.err());
         assertTrue(r.err().contains(message), r.err());
     }
 
@@ -197,7 +198,7 @@ class PeakCommandTest
         final Path out = dir.resolve("trace");
         final CommandLineRun r = peak(simulatedM2(), "--trace", csv.toString(), "--duration-ms", "5000",
             "--repeats", "1", "--resolution", "0.02", "--out", out.toString());
-        assertEquals(Main.EXIT_VALID, r.exitCode(), r.out() + r.err());
+        assertEquals(ExitCodes.VALID, r.exitCode(), r.out() + r.err());
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.contains("started from: the trace's own rate, "), report);
         assertTrue(report.contains("capture.csv scaled to each target"), report);
@@ -222,7 +223,7 @@ class PeakCommandTest
         final Path out = dir.resolve("short");
         final CommandLineRun r = peak(simulatedM2(), "--trace", csv.toString(), "--duration-ms", "2000",
             "--repeats", "1", "--out", out.toString());
-        assertEquals(Main.EXIT_USAGE, r.exitCode(), r.out() + r.err());
+        assertEquals(ExitCodes.USAGE, r.exitCode(), r.out() + r.err());
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.contains("a target could not be judged"), report);
         assertTrue(report.contains("less than min_duration_ms 2000: that run could never be VALID"), report);

@@ -5,7 +5,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 
-import org.jloadgen.cli.Main;
+import org.jloadgen.cli.api.CommandLineEntry;
 
 /**
  * Main class of the overhead runner's child JVMs: runs one {@code jloadgen} command line exactly as
@@ -27,7 +27,7 @@ public final class OverheadChild
      */
     public static void main(final String[] args)
     {
-        final int exitCode = Main.commandLine().execute(args);
+        final int exitCode = CommandLineEntry.installed().execute(args);
         final String report = System.getProperty(REPORT_PROP_NAME);
         if (report != null)
         {

@@ -9,7 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
-import org.jloadgen.cli.Main;
+import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.engine.official.OfficialEngineUnavailableException;
 import org.jloadgen.engine.official.OfficialLoadGenBuild;
 
@@ -175,7 +175,7 @@ public final class OverheadCommand implements Callable<Integer>
                     OfficialLoadGenBuild::nullSut).orElse(null);
                 if (nullSut == null)
                 {
-                    return Main.EXIT_USAGE;
+                    return ExitCodes.USAGE;
                 }
             }
             final SideBySideRunner sbs = new SideBySideRunner(runner, cases, repeats, nullSut, cpuQps, sbsDurationMs);
@@ -186,7 +186,7 @@ public final class OverheadCommand implements Callable<Integer>
             {
                 report.write(output);
             }
-            return Main.EXIT_VALID;
+            return ExitCodes.VALID;
         }
         final OverheadReport report = runner.run();
         final String table = report.markdown();
@@ -195,7 +195,7 @@ public final class OverheadCommand implements Callable<Integer>
         {
             report.write(output);
         }
-        return Main.EXIT_VALID;
+        return ExitCodes.VALID;
     }
 
     /**
@@ -229,7 +229,7 @@ public final class OverheadCommand implements Callable<Integer>
         final Optional<OfficialLoadGenBuild> found = officialBuild();
         if (found.isEmpty())
         {
-            return Main.EXIT_USAGE;
+            return ExitCodes.USAGE;
         }
         final OfficialLoadGenBuild build = found.get();
         final OverheadRunner.Options options = new OverheadRunner.Options().ids(BudgetTable.DEFAULT_IDS)
@@ -246,7 +246,7 @@ public final class OverheadCommand implements Callable<Integer>
         {
             Files.writeString(output, table);
         }
-        return Main.EXIT_VALID;
+        return ExitCodes.VALID;
     }
 
     /**

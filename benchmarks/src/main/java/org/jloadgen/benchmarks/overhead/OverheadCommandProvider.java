@@ -1,6 +1,6 @@
 package org.jloadgen.benchmarks.overhead;
 
-import org.jloadgen.spi.CommandProvider;
+import org.jloadgen.cli.api.CommandProvider;
 
 /**
  * Adds {@code jloadgen overhead} ({@link OverheadCommand}) to the command line when the benchmarks module is on the

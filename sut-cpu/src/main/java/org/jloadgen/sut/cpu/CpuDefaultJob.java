@@ -19,8 +19,9 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.cli.InterruptGuard;
-import org.jloadgen.cli.RunCommand;
+import org.jloadgen.cli.api.ExitCodes;
+import org.jloadgen.cli.api.InterruptGuard;
+import org.jloadgen.cli.api.ProgressLine;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.samples.SampleStoreLibrary;
@@ -65,8 +66,6 @@ public final class CpuDefaultJob implements DefaultJob
     /** Calibration windows; the fastest counts. */
     public static final int CALIBRATION_WINDOWS = 4;
 
-    private static final int EXIT_VALID = 0;
-    private static final int EXIT_INVALID = 3;
 
     @Override
     public String description()
@@ -153,7 +152,7 @@ public final class CpuDefaultJob implements DefaultJob
             if (accuracy.aborted())
             {
                 // Interrupted (or the SUT failed): the job ends here, its logs saying why.
-                return EXIT_INVALID;
+                return ExitCodes.INVALID;
             }
             final String score = sut.accuracy(accuracy.accuracyFile()).describe();
             out.println("Accuracy: " + score + " (model.json: 89.19%, " + FashionMnist.KNOWN_CORRECT + " of "
@@ -163,7 +162,7 @@ public final class CpuDefaultJob implements DefaultJob
             final double probed = probe(sut, bare, guard, err);
             if (guard.interrupted())
             {
-                return EXIT_INVALID;
+                return ExitCodes.INVALID;
             }
             final double expectedQps = Math.floor(probed * EXPECTED_QPS_FACTOR);
             out.println();
@@ -184,7 +183,7 @@ public final class CpuDefaultJob implements DefaultJob
             final boolean ok = accuracy.errorCount() == 0 && performance.valid();
             out.println("Result: " + (performance.valid() ? "VALID" : "INVALID")
                 + (accuracy.errorCount() == 0 ? "" : "; the accuracy run logged errors"));
-            return ok ? EXIT_VALID : EXIT_INVALID;
+            return ok ? ExitCodes.VALID : ExitCodes.INVALID;
         }
     }
 
@@ -197,7 +196,7 @@ public final class CpuDefaultJob implements DefaultJob
         final TestRunner runner = new TestRunner(sut, sut.library(), settings, logs, engine, null, List.of(), out);
         guard.abortWith(runner::abort);
         // On a terminal the status line names the job's step beside the engine's.
-        final TestResult result = RunCommand.runWithStatusLine(runner, step, true);
+        final TestResult result = ProgressLine.runWithStatusLine(runner, step, true);
         for (final String message : result.messages())
         {
             err.println("jloadgen: " + message);

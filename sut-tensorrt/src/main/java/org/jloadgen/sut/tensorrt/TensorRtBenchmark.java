@@ -16,7 +16,7 @@ import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.cli.SutBenchmarkRuns;
+import org.jloadgen.cli.api.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.sut.SutOptions;

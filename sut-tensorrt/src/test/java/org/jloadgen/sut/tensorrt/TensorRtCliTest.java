@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.cli.Main;
+import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.tensorrt.cuda.CudaProbe;
 import org.jloadgen.testing.CliRun;
@@ -36,7 +37,7 @@ class TensorRtCliTest
         final CliRun run = CliRun.of("run", "--sut", "tensorrt", "--model-file", files.model().toString(),
             "--dataset", files.data().toString(), "--labels", files.labels().toString(), "--no-audit-config",
             "--out", logs.toString());
-        assertEquals(Main.EXIT_USAGE, run.exitCode(), run.out() + run.err());
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run.out() + run.err());
         final String problem = CudaProbe.run().problem();
         assertTrue(run.err().contains("SUT 'tensorrt' could not be started: " + problem), run.err());
         assertTrue(run.err().contains("--sut-opt backend=simulated"), run.err());
@@ -55,7 +56,7 @@ class TensorRtCliTest
             "--mode", "AccuracyOnly", "--sut-opt", "backend=simulated", "--sut-opt", "batch=32", "--sut-opt",
             "engine-cache=" + files.cache(), "--sut-opt", "sim-devices=2", "--no-audit-config", "--completion-wait",
             "SLEEP", "--out", logs.toString());
-        assertEquals(Main.EXIT_VALID, run.exitCode(), run.out() + run.err());
+        assertEquals(ExitCodes.VALID, run.exitCode(), run.out() + run.err());
         assertTrue(run.out().contains("Accuracy: top-1 accuracy: 100.00% (300 of 300 samples)"), run.out());
         assertTrue(run.out().contains("jloadgen: tensorrt: built in "), run.out());
         final SutStatistics.Snapshot stats = SutStatistics.Snapshot.read(logs.resolve(SutStatistics.FILE_NAME));

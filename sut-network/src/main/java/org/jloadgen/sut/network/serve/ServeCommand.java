@@ -17,8 +17,8 @@ import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.jloadgen.api.TestScenario;
-import org.jloadgen.cli.Main;
-import org.jloadgen.cli.SutCommandOptions;
+import org.jloadgen.cli.api.ExitCodes;
+import org.jloadgen.cli.api.SutCommandOptions;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
 import org.jloadgen.sut.AtomicFiles;
@@ -197,7 +197,7 @@ public final class ServeCommand implements Callable<Integer>
         }
         server.awaitTermination();
         stopped.await(DRAIN_MS + 5_000, TimeUnit.MILLISECONDS);
-        return Main.EXIT_VALID;
+        return ExitCodes.VALID;
     }
 
     private static void stop(final InferenceService service, final Server server, final CountDownLatch stopped)

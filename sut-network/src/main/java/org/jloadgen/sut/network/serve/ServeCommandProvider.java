@@ -1,6 +1,6 @@
 package org.jloadgen.sut.network.serve;
 
-import org.jloadgen.spi.CommandProvider;
+import org.jloadgen.cli.api.CommandProvider;
 
 /**
  * Adds {@code jloadgen serve} to the command line.

@@ -1,0 +1,108 @@
+package org.jloadgen.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.api.ProgressLine;
+import org.jloadgen.engine.RunStatus;
+import org.jloadgen.engine.TestResult;
+import org.jloadgen.engine.TestRunner;
+import org.jloadgen.spi.SyntheticQsl;
+import org.jloadgen.sut.synthetic.SyntheticSut;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProgressLineTest
+{
+    @TempDir
+    Path dir;
+
+    @Test
+    void shouldShowElapsedCountsRateAndP99()
+    {
+        final ProgressLine line = ProgressLine.start(null, System.err, "[2/2] performance", false);
+        final String first = line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly", true,
+            2_000_000_000L, 10_000, 4_000, 3_990, 1_250_000));
+        assertEquals("[2/2] performance | performance run | Server PerformanceOnly | 2.0/10.0 s | issued 4,000 "
+            + "done 3,990 | p99 1250.0 us", first);
+        // The rate needs two readings: 2,000 completions in the 1 s between them.
+        final String second = line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly", true,
+            3_000_000_000L, 10_000, 6_000, 5_990, 900));
+        assertTrue(second.contains("| 3.0/10.0 s | issued 6,000 done 5,990 | 2,000/s | p99 900 ns"), second);
+        assertEquals("engine warm-up | preparing", ProgressLine.start(null, System.err, null, false)
+            .format(new RunStatus.Snapshot("engine warm-up", "", false, 0, 0, 0, 0, -1)));
+    }
+
+    @Test
+    void shouldEraseTheLineBeforeTheTestPrints()
+    {
+        // The summary goes to stdout while the line stands on stderr: the line is erased first, not run into.
+        final ByteArrayOutputStream err = new ByteArrayOutputStream();
+        final ByteArrayOutputStream out = new ByteArrayOutputStream();
+        final ProgressLine line = ProgressLine.start(null, new PrintStream(err, true, StandardCharsets.UTF_8), null,
+            false);
+        final PrintStream guarded = ProgressLine.guard(new PrintStream(out, true, StandardCharsets.UTF_8));
+        line.draw("performance run | 1.0/10.0 s");
+        guarded.print("=====\n");
+        guarded.print("Summary\n");
+        assertEquals("\r\033[Kperformance run | 1.0/10.0 s\r\033[K", err.toString(StandardCharsets.UTF_8),
+            "erased once, before the first write");
+        assertEquals("=====\nSummary\n", out.toString(StandardCharsets.UTF_8));
+    }
+
+    @Test
+    void shouldStayOffWhenStandardErrorIsNotATerminal()
+    {
+        // Surefire pipes the forked JVM's streams: no terminal, so no status line in files or CI logs.
+        assertFalse(ProgressLine.stderrIsTerminal());
+    }
+
+    @Test
+    void shouldReadTheRunningSeriesCountersFromAnotherThread() throws Exception
+    {
+        final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(2_000)
+            .minDurationMs(1_500).minQueryCount(100);
+        try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:50us", "workers", "1"), null))
+        {
+            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
+                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0)
+                    .histogramIntervalMs(200), null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final RunStatus status = runner.status();
+            final CompletableFuture<TestResult> done = CompletableFuture.supplyAsync(runner::run);
+            final List<RunStatus.Snapshot> seen = new ArrayList<>();
+            while (!done.isDone())
+            {
+                seen.add(status.snapshot());
+                Thread.sleep(100);
+            }
+            done.get(30, TimeUnit.SECONDS);
+            final List<RunStatus.Snapshot> issuing = seen.stream().filter(RunStatus.Snapshot::issuing).toList();
+            assertTrue(issuing.size() >= 5, "snapshots while issuing: " + issuing.size());
+            final RunStatus.Snapshot last = issuing.get(issuing.size() - 1);
+            assertEquals("performance run", last.step());
+            assertEquals("Server PerformanceOnly, target 2,000 QPS", last.series());
+            assertEquals(1_500, last.minDurationMs());
+            assertTrue(last.samplesIssued() > issuing.get(0).samplesIssued(), "issued grows");
+            assertTrue(last.samplesCompleted() > 0 && last.samplesCompleted() <= last.samplesIssued());
+            assertTrue(last.elapsedNs() > 500_000_000L, "elapsed " + last.elapsedNs());
+            assertTrue(last.intervalP99Ns() >= 50_000, "p99 from the latency log's intervals: " + last.intervalP99Ns());
+            assertFalse(status.snapshot().issuing(), "between series after the end");
+        }
+    }
+}

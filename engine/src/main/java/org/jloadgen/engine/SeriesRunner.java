@@ -1,0 +1,362 @@
+package org.jloadgen.engine;
+
+import java.util.Objects;
+import java.util.concurrent.locks.LockSupport;
+
+import org.HdrHistogram.Recorder;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.QuerySampleLibrary;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.clib.CFormat;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.issue.IssueLoop;
+import org.jloadgen.issue.IssueOutcome;
+import org.jloadgen.issue.StopReason;
+import org.jloadgen.log.DetailLog;
+import org.jloadgen.log.ResultsLog;
+import org.jloadgen.random.Mt19937;
+import org.jloadgen.random.StdRandom;
+import org.jloadgen.record.CompletionErrors;
+import org.jloadgen.record.EngineResponseSink;
+import org.jloadgen.record.IssueLatenessLog;
+import org.jloadgen.record.SeriesLatencies;
+import org.jloadgen.record.SeriesRecorder;
+import org.jloadgen.results.AccuracyLogSampling;
+import org.jloadgen.results.PerformanceSummary;
+import org.jloadgen.results.SeriesEnd;
+import org.jloadgen.schedule.LoadableSet;
+import org.jloadgen.schedule.LoadableSets;
+import org.jloadgen.schedule.QueryGenerator;
+import org.jloadgen.schedule.ReplayQueries;
+import org.jloadgen.schedule.SequenceGen;
+import org.jloadgen.schedule.Trace;
+import org.jloadgen.schedule.WarmupQueries;
+
+/**
+ * The series of one test (LoadGen's {@code IssueQueries}, spec §3.9): loads a loadable set, generates (or takes) the
+ * trace, issues it, logs what happened and computes its results. Holds what a test's series share: the issue loop,
+ * the response sink and its completion errors, the sequence ids and the open logs.
+ */
+final class SeriesRunner
+{
+    private final SystemUnderTest sut;
+    private final String sutName;
+    private final QuerySampleLibrary qsl;
+    private final EngineOptions options;
+    private final IssueLoop issueLoop;
+    private final EngineResponseSink sink;
+    private final CompletionErrors completionErrors;
+    private final TestLogs logs;
+    private final DetailLog detail;
+    private final RunStatus status;
+    private final SequenceGen sequence = new SequenceGen();
+    private long reportedCompletionErrors;
+    private boolean startedUp;
+    private long reportedLateCompletions;
+
+    /**
+     * @param sut              the system under test.
+     * @param sutName          its name, as read once at the start.
+     * @param qsl              its sample library.
+     * @param options          the engine options.
+     * @param issueLoop        the test's issue loop.
+     * @param sink             the response sink the SUT completes into.
+     * @param completionErrors the sink's completion errors.
+     * @param logs             the test's open logs.
+     * @param status           where the running series is shown.
+     */
+    SeriesRunner(final SystemUnderTest sut, final String sutName, final QuerySampleLibrary qsl,
+        final EngineOptions options, final IssueLoop issueLoop, final EngineResponseSink sink,
+        final CompletionErrors completionErrors, final TestLogs logs, final RunStatus status)
+    {
+        this.sut = Objects.requireNonNull(sut, "sut");
+        this.sutName = sutName;
+        this.qsl = Objects.requireNonNull(qsl, "qsl");
+        this.options = options;
+        this.issueLoop = issueLoop;
+        this.sink = sink;
+        this.completionErrors = completionErrors;
+        this.logs = logs;
+        this.detail = logs.detail();
+        this.status = status;
+    }
+
+    /**
+     * @return whether the test was aborted (no further series should start).
+     */
+    boolean aborted()
+    {
+        return issueLoop.aborted();
+    }
+
+    /**
+     * @param settings effective settings.
+     * @return the performance run's loadable set (the first of the generated sets).
+     */
+    LoadableSet performanceSet(final EffectiveSettings settings)
+    {
+        return LoadableSets.generate(settings.performanceSampleCount, qsl.totalSampleCount(),
+            settings.performanceSampleCount, settings.scenario, settings.samplesPerQuery, settings.qslRngSeed).get(0);
+    }
+
+    /**
+     * Logs {@code loaded_qsl_set} and loads the set into the sample library.
+     *
+     * @param set the samples to load.
+     */
+    void load(final LoadableSet set)
+    {
+        detail.log("loaded_qsl_set", set.indices());
+        qsl.loadSamplesToRam(set.indices());
+    }
+
+    /**
+     * @param set the samples to unload.
+     */
+    void unload(final LoadableSet set)
+    {
+        qsl.unloadSamplesFromRam(set.indices());
+    }
+
+    /**
+     * Loads the set, runs one series on it, and unloads it.
+     */
+    SeriesRun loadRunUnload(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
+    {
+        load(set);
+        try
+        {
+            return run(settings, set, seriesMode);
+        }
+        finally
+        {
+            unload(set);
+        }
+    }
+
+    /**
+     * One series on a loaded set: accuracy-log offset, generation, issue, logs, results.
+     */
+    SeriesRun run(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
+    {
+        final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
+        final double accuracyLogOffset = StdRandom.uniformReal01(new Mt19937(settings.accuracyLogRngSeed));
+        final double probability = performance ? AccuracyLogSampling.probability(settings) : 1.0;
+
+        return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
+            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode);
+    }
+
+    /**
+     * A performance series that replays recorded queries on a loaded set.
+     */
+    SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
+    {
+        return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY);
+    }
+
+    /**
+     * Issues a generated (or replayed) trace and logs what happened; closes the trace.
+     */
+    private SeriesRun runTrace(final EffectiveSettings settings, final Trace trace, final TestMode seriesMode)
+    {
+        final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
+        final RunFiles files = logs.files();
+        try (trace)
+        {
+            detail.stamp();
+            detail.log("generated_query_count", trace.queryCount());
+            detail.log("generated_samples_per_query", (long)trace.samplesPerQuery());
+            detail.log("generated_query_duration", trace.durationNs());
+            detail.unstamp();
+
+            startUp();
+            final String label = "series: " + settings.scenario + " " + seriesMode + " target_qps "
+                + CFormat.stdToString(settings.targetQps);
+            final Recorder histogram = performance && logs.latencyLog() != null
+                ? logs.latencyLog().startSeries(label) : null;
+            final IssueLatenessLog lateness = performance ? logs.issueLatenessLog() : null;
+            final boolean warm = performance && settings.scenario == TestScenario.SERVER && options.warmupMs() > 0;
+            // Generated after the measured trace, so the measured queries keep the ids LoadGen gives them.
+            try (Trace warmupTrace = warm ? WarmupQueries.generate(settings, trace.loadableSet(),
+                    options.warmupMs() * 1_000_000L, sequence, options.allocator()) : null;
+                SeriesRecorder warmup = warm ? new SeriesRecorder(warmupTrace, settings.useTokenLatencies,
+                    completionErrors, null, null, false, options.allocator()) : null;
+                SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, completionErrors,
+                    logs.accuracyCollector(), histogram, files.traceWriter() != null || lateness != null,
+                    options.allocator()))
+            {
+                if (warmupTrace != null)
+                {
+                    detail.log("generic_message", "SyLT warm-up: " + warmupTrace.queryCount()
+                        + " queries at the target rate over the first " + options.warmupMs()
+                        + " ms, before the measured queries; their latencies are excluded");
+                }
+                if (performance && settings.printTimestamps)
+                {
+                    logs.console().println("Loadgen :: Perf mode start. system_clock Timestamp = "
+                        + System.currentTimeMillis() / 1000);
+                }
+                // Created before the clock starts; begin() reads the clock, commit() runs after the series.
+                status.series(settings.scenario + " " + seriesMode + String.format(java.util.Locale.ROOT,
+                    ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0);
+                final SeriesEvent event = new SeriesEvent();
+                event.series = label;
+                event.begin();
+                final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
+                event.end();
+                event.queriesIssued = outcome.queriesIssued();
+                event.commit();
+                if (logs.latencyLog() != null && histogram != null)
+                {
+                    logs.latencyLog().endSeries();
+                }
+                logOutcome(outcome);
+                if (lateness != null && recorder.issueTimes().tracksIssueTimes())
+                {
+                    lateness.writeSeries(label, recorder, outcome.queriesIssued(), outcome.startEpochNs());
+                }
+                if (files.traceWriter() != null)
+                {
+                    files.traceWriter().series(trace, recorder, outcome);
+                }
+
+                final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
+                    outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
+                    outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors);
+                logCompletionErrors();
+                if (outcome.warmupSamplesMissing() > 0)
+                {
+                    logs.error(outcome.warmupSamplesMissing() + " issued warm-up samples never completed.");
+                }
+                if (collected.missingSamples() > 0)
+                {
+                    logs.error(collected.missingSamples() + " issued samples never completed (first response id "
+                        + collected.firstMissingId() + ").");
+                }
+                logLateCompletions();
+                ResultsLog.logLoggerCounters(detail);
+                ResultsLog.logPower(detail, outcome.startEpochNs(), collected.maxCompletionRelativeNs());
+                if (performance)
+                {
+                    checkClocks(outcome, settings.printTimestamps);
+                }
+                // Every number is computed here, while the slots holding the latencies still exist.
+                final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
+                    outcome.stoppedBecause());
+                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end));
+            }
+        }
+    }
+
+    /**
+     * SyLT's start-up period, once per test, after the first series' samples are loaded and its trace generated:
+     * the SUT idles before the first query. It passes on the real clock (nothing is measured in it) and ends
+     * early when the test is aborted.
+     */
+    private void startUp()
+    {
+        if (startedUp || options.startupMs() <= 0)
+        {
+            startedUp = true;
+            return;
+        }
+        startedUp = true;
+        detail.log("generic_message", "SyLT start-up: the SUT idles for " + options.startupMs()
+            + " ms before the first query");
+        final long deadlineNs = System.nanoTime() + options.startupMs() * 1_000_000L;
+        long remainingNs;
+        while ((remainingNs = deadlineNs - System.nanoTime()) > 0 && !issueLoop.aborted())
+        {
+            LockSupport.parkNanos(Math.min(remainingNs, 10_000_000L));
+        }
+    }
+
+    private void logOutcome(final IssueOutcome outcome)
+    {
+        final String message = outcome.stopMessage();
+        if (message != null)
+        {
+            detail.stamp(outcome.startNs() + outcome.stopRelativeNs());
+            if (outcome.stopReason().isError())
+            {
+                logs.error(message);
+            }
+            else
+            {
+                detail.log("generic_message", message);
+            }
+            detail.unstamp();
+        }
+        if (outcome.flushFailure() != null)
+        {
+            logs.error("The SUT threw from FlushQueries: " + outcome.flushFailure());
+        }
+        if (outcome.stopReason() == StopReason.SUT_FAILED && outcome.sutFailure() != null)
+        {
+            logs.message("SUT failure stack trace: " + stackTrace(outcome.sutFailure()));
+        }
+    }
+
+    private void logCompletionErrors()
+    {
+        if (completionErrors.total() == reportedCompletionErrors)
+        {
+            return;
+        }
+        for (final String line : completionErrors.describe())
+        {
+            logs.error(line);
+        }
+        reportedCompletionErrors = completionErrors.total();
+    }
+
+    /**
+     * Samples of a series cut short that completed after the engine stopped waiting: counted once, as never
+     * completed, and said here so that the count in the error above is not a mystery.
+     */
+    private void logLateCompletions()
+    {
+        final long late = completionErrors.count(CompletionErrors.Kind.LATE);
+        if (late > reportedLateCompletions)
+        {
+            detail.log("generic_message", (late - reportedLateCompletions) + " samples completed after the engine "
+                + "stopped waiting for them; they count as never completed.");
+            reportedLateCompletions = late;
+        }
+    }
+
+    private void checkClocks(final IssueOutcome outcome, final boolean printTimestamps)
+    {
+        // LoadGen compares whole milliseconds; nanoseconds read side by side keep short runs from tripping the 1%
+        // bound by rounding.
+        final double perfClockNs = outcome.endNs() - outcome.startNs();
+        final double systemNs = outcome.endEpochNs() - outcome.startEpochNs();
+        final float ratio = systemNs <= 0 ? 1.0f : (float)(perfClockNs / systemNs);
+        if (printTimestamps)
+        {
+            logs.console().println("Loadgen :: Perf mode stop. systme_clock Timestamp = "
+                + System.currentTimeMillis() / 1000);
+            logs.console().println("Loadgen :: Perf mode duration: " + (long)(perfClockNs / 1e6) + " ms, pc_sc_ratio: "
+                + ratio);
+        }
+        if (ratio > 1.01 || ratio < 0.99)
+        {
+            detail.error("error_runtime", "PerfClock and system_clock differ by more than 1%!  pc_sc_ratio: " + ratio);
+        }
+        else if (ratio > 1.001 || ratio < 0.999)
+        {
+            detail.warning("warning_generic_message",
+                "PerfClock and system_clock differ by more than 0.1%!  pc_sc_ratio: " + ratio);
+        }
+    }
+
+    private static String stackTrace(final Throwable t)
+    {
+        final java.io.StringWriter w = new java.io.StringWriter();
+        t.printStackTrace(new java.io.PrintWriter(w));
+        return w.toString();
+    }
+}

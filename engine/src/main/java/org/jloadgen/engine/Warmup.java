@@ -1,0 +1,204 @@
+package org.jloadgen.engine;
+
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.api.WarmupSuts;
+import org.jloadgen.concurrent.CpuBudget;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.issue.IssueLoop;
+import org.jloadgen.issue.IssueWaits;
+import org.jloadgen.record.RetiredTarget;
+import org.jloadgen.record.CompletionErrors;
+import org.jloadgen.record.EngineResponseSink;
+import org.jloadgen.record.LatencyIntervalLog;
+import org.jloadgen.record.SeriesRecorder;
+import org.jloadgen.schedule.LoadableSet;
+import org.jloadgen.schedule.LoadableSets;
+import org.jloadgen.schedule.QueryGenerator;
+import org.jloadgen.schedule.SequenceGen;
+import org.jloadgen.schedule.Trace;
+
+/**
+ * Runs the engine's own issue and completion code on a throwaway trace against an internal null SUT before a
+ * test's first series, so that class initialisation, call-site linkage and JIT compilation happen before the
+ * clock starts instead of in the first measured queries. The user's SUT is never called and the test's
+ * sequence ids and random draws are untouched (the warm-up has its own generators and sink).
+ * <p>
+ * What makes it work on two cores, measured with the Offline 3.3M-sample run (JFR compilation and
+ * deoptimisation events): the trace is generated once and issued again and again, so the time goes to the
+ * issue and completion loops; the completion path records into a histogram whenever the test does, because code
+ * compiled without one was deoptimised by the test's first completion; Offline queries span several null-SUT
+ * chunks, as the test's do; and after its budget the warm-up goes on while the JIT is still finishing
+ * compilations (up to {@value WarmupClock#JIT_WAIT_BUDGETS} budgets in all, {@link WarmupClock}), because at
+ * start-up the compiler threads are busy with the CLI's own code and the optimised loops otherwise arrived during
+ * the measured run.
+ * <p>
+ * What it added for a SUT that completes from a worker thread, measured with the {@code null-worker} Server run
+ * ({@code -Xlog:deoptimization}): the test's first queries deoptimised the issue loop three ways, and for a while it
+ * ran interpreted and then in profiling C1 code, with millisecond lateness: the SUT call site had seen only the null
+ * SUT's class, the park branch of the Server wait had never been taken (every warm-up query was due at once), and
+ * the toolkit's hand-off had never run. So the warm-up rotates three SUTs of different classes (the inline null SUT,
+ * one completing sample by sample, and the toolkit's one-worker null SUT), which makes the issue loop's SUT call
+ * site megamorphic before the test's SUT class arrives; issues a paced Server trace every few rounds when the
+ * Server wait parks, so that both branches are profiled; runs with the waits the test will run (its {@code AUTO}
+ * resolved first, the warm-up's own worker registered with a private CPU budget); and writes interval histograms
+ * when the test will, so that the {@code .hlog} writer is compiled too.
+ */
+final class Warmup
+{
+    private static final int QUERIES_PER_ROUND = 20_000;
+    /** Without the toolkit's null SUTs, Offline rounds issue this many samples. */
+    private static final int OFFLINE_SAMPLES_WITHOUT_TOOLKIT = 2 * 1024 + 1;
+    /** The paced Server trace: about half of its gaps are longer than the default hybrid spin window. */
+    private static final double PACED_QPS = 20_000;
+    private static final int PACED_QUERIES = 1_000;
+    /** Every this many rounds, a Server warm-up whose wait parks issues the paced trace. */
+    private static final int PACED_EVERY = 4;
+    /** Interval histograms the .hlog writer's warm-up writes. */
+    private static final int HLOG_INTERVALS = 30;
+
+    private Warmup()
+    {
+    }
+
+    /**
+     * @param scenario the scenario the test will run.
+     * @param options  the test's engine options (wait strategies are kept, the histogram is off).
+     * @param budgetMs how long to keep warming up.
+     * @return rounds run.
+     */
+    static int run(final TestScenario scenario, final EngineOptions options, final long budgetMs)
+    {
+        if (budgetMs <= 0)
+        {
+            return 0;
+        }
+        final WarmupSuts provided = WarmupSuts.installed();
+        final TestSettings requested = new TestSettings().scenario(scenario).mode(TestMode.PERFORMANCE_ONLY)
+            .minDurationMs(0)
+            .minQueryCount(scenario == TestScenario.OFFLINE ? offlineSamplesPerRound(provided) : QUERIES_PER_ROUND)
+            .serverTargetQps(1e12).offlineExpectedQps(1).singleStreamExpectedLatencyNs(1)
+            .multiStreamExpectedLatencyNs(1).multiStreamSamplesPerQuery(8);
+        final EffectiveSettings settings = new EffectiveSettings(requested, 1024, 1024);
+        final LoadableSet set = LoadableSets.generate(1024, 1024, 1024, scenario, settings.samplesPerQuery, 0)
+            .get(0);
+        final IssueWaits waits = IssueWaits.resolve(options);
+        final CpuBudget privateBudget = new CpuBudget(options.cpuBudget().cpus());
+        final EngineOptions quiet = options.copy().latencyHistogram(false).completionTimeoutMs(1_000)
+            .serverWait(waits.server()).completionWait(waits.completion()).cpuBudget(privateBudget);
+        final CompletionErrors errors = new CompletionErrors();
+        final EngineResponseSink sink = new EngineResponseSink(new RetiredTarget(errors));
+        final IssueLoop loop = new IssueLoop(quiet);
+        // Completion code compiled without the histogram the test records into would be deoptimised by it.
+        final org.HdrHistogram.Recorder histogram = options.latencyHistogram() ? LatencyIntervalLog.newRecorder()
+            : null;
+        if (options.latencyHistogram())
+        {
+            LatencyIntervalLog.warmUpWriter(HLOG_INTERVALS);
+        }
+        final boolean paced = scenario == TestScenario.SERVER
+            && (waits.server() == ServerWaitStrategy.HYBRID || waits.server() == ServerWaitStrategy.SLEEP);
+        final SequenceGen sequence = new SequenceGen();
+        final WarmupClock clock = new WarmupClock(budgetMs);
+        int rounds = 0;
+        final SystemUnderTest worker = provided == null ? null : provided.workerSut(privateBudget);
+        try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
+                QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator());
+            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,
+                options.issueLateness(), quiet.allocator());
+            Trace pacedTrace = paced ? pacedTrace(set, sequence, quiet) : null;
+            SeriesRecorder pacedRecorder = paced ? new SeriesRecorder(pacedTrace, false, errors, null, histogram,
+                options.issueLateness(), quiet.allocator()) : null)
+        {
+            final SystemUnderTest[] suts = provided == null ? new SystemUnderTest[] {new SampleBySampleSut()}
+                : new SystemUnderTest[] {provided.inlineSut(), new SampleBySampleSut(), worker};
+            do
+            {
+                final SystemUnderTest sut = suts[rounds % suts.length];
+                if (paced && rounds % PACED_EVERY == 1)
+                {
+                    pacedRecorder.reset();
+                    loop.run(pacedTrace, pacedRecorder, pacedSettings(), TestMode.PERFORMANCE_ONLY, sut, sink);
+                }
+                else
+                {
+                    recorder.reset();
+                    loop.run(trace, recorder, settings, TestMode.PERFORMANCE_ONLY, sut, sink);
+                }
+                rounds++;
+            }
+            while (clock.another());
+        }
+        finally
+        {
+            closeQuietly(worker);
+        }
+        return rounds;
+    }
+
+    private static int offlineSamplesPerRound(final WarmupSuts provided)
+    {
+        // More samples than two of the null SUT's completion chunks, so its chunk loop is profiled as it runs.
+        return provided == null ? OFFLINE_SAMPLES_WITHOUT_TOOLKIT : 2 * provided.inlineChunk() + 1;
+    }
+
+    private static void closeQuietly(final SystemUnderTest sut)
+    {
+        if (sut instanceof AutoCloseable closeable)
+        {
+            try
+            {
+                closeable.close();
+            }
+            catch (final Exception ex)
+            {
+                throw new IllegalStateException("the warm-up's worker SUT failed to close: " + ex.getMessage(), ex);
+            }
+        }
+    }
+
+    private static EffectiveSettings pacedSettings()
+    {
+        return new EffectiveSettings(new TestSettings().scenario(TestScenario.SERVER).mode(TestMode.PERFORMANCE_ONLY)
+            .minDurationMs(0).minQueryCount(PACED_QUERIES).serverTargetQps(PACED_QPS), 1024, 1024);
+    }
+
+    private static Trace pacedTrace(final LoadableSet set, final SequenceGen sequence, final EngineOptions options)
+    {
+        return QueryGenerator.generate(pacedSettings(), set, TestMode.PERFORMANCE_ONLY, sequence,
+            QueryGenerator.AccuracyLogSelection.NONE, options.allocator());
+    }
+
+    /**
+     * A third inline SUT class, completing sample by sample: with the inline null SUT and the worker SUT it makes the
+     * issue loop's SUT call site megamorphic, so that the test's own SUT class does not deoptimise it.
+     */
+    private static final class SampleBySampleSut implements SystemUnderTest
+    {
+        @Override
+        public String name()
+        {
+            return "WarmupSampleBySampleSUT";
+        }
+
+        @Override
+        public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+        {
+            for (int i = 0, n = samples.size(); i < n; i++)
+            {
+                sink.complete(samples.responseId(i));
+            }
+        }
+
+        @Override
+        public void flushQueries()
+        {
+        }
+    }
+}

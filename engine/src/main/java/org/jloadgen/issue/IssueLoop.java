@@ -1,0 +1,420 @@
+package org.jloadgen.issue;
+
+import org.agrona.concurrent.NanoClock;
+import org.jloadgen.api.AbortableSut;
+import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.concurrent.ParkingLot;
+import org.jloadgen.concurrent.TimerSlack;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.record.EngineResponseSink;
+import org.jloadgen.record.SeriesRecorder;
+import org.jloadgen.schedule.Trace;
+
+/**
+ * Issues one series (LoadGen's {@code IssueQueriesInternal}, spec §3.3) on the calling thread, then flushes
+ * and waits for the outstanding completions. Between the first and the last query nothing here allocates,
+ * locks or logs: every query is a flyweight re-wrap, every wait reads the clock and a counter, and stops are
+ * recorded as numbers that are formatted afterwards.
+ * <p>
+ * A series the engine gives up on (an {@link #abort}, a SUT failure, the completion timeout, which the Server loop
+ * also watches while it issues) stops issuing at once, tells an {@link AbortableSut} to drop its queued samples, and
+ * waits {@link EngineOptions#abortGraceMs()} at most for the samples in flight. Such a test runs no further series.
+ * <p>
+ * One loop serves every scenario, as LoadGen's one templated {@code IssueQueriesInternal}
+ * ({@code loadgen/issue_query_controller.cc}) does: an {@link IssuePolicy} says when each query goes out and how many
+ * go together, and one end check applies LoadGen's end conditions. How it waits ({@link IssueWaits}, {@code AUTO}
+ * resolved from the CPU budget): for a Server query's scheduled time, {@link ServerDeadlineWait}; for completions,
+ * {@link CompletionWait}. SyLT's warm-up queries go out first when given ({@link WarmupSplice}).
+ */
+public final class IssueLoop
+{
+    private static final long NS_PER_MS = 1_000_000L;
+    private static final com.sun.management.ThreadMXBean THREADS =
+        (com.sun.management.ThreadMXBean)java.lang.management.ManagementFactory.getThreadMXBean();
+
+    private final EngineOptions options;
+    private final NanoClock clock;
+    private volatile String abortReason;
+    /** The series being issued, for {@link #progress()} on another thread; set before the clock starts. */
+    private volatile Series running;
+    /** Why a series gave up on its SUT (it failed or stopped completing): no further series of the test start. */
+    private volatile String gaveUpBecause;
+    /** Where the issue thread parks for completions now, so that an abort wakes it. */
+    private volatile ParkingLot completionWaiter;
+    /** The Server wait, whose HYBRID window is fitted to this machine's wake-ups; issue thread only. */
+    private final ServerDeadlineWait deadlineWait;
+
+    /**
+     * What a thread other than the issue thread sees of the running series (a progress display): the issue thread
+     * does no extra work for it; the reader reads the counters the loop keeps anyway.
+     *
+     * @param startNs          the series origin ({@link EngineOptions#clock()} reading).
+     * @param samplesIssued    samples handed to the SUT so far.
+     * @param samplesCompleted samples completed so far.
+     */
+    public record Progress(long startNs, long samplesIssued, long samplesCompleted)
+    {
+    }
+
+    /**
+     * @param options the engine's wait strategies and timeouts.
+     */
+    public IssueLoop(final EngineOptions options)
+    {
+        this.options = options;
+        this.clock = options.clock();
+        this.deadlineWait = new ServerDeadlineWait(clock);
+    }
+
+    /**
+     * Makes the running (or next) series stop after its current query, wakes the issue thread if it parked for
+     * completions, and tells the running SUT, if it is an {@link AbortableSut}, to drop its queued samples. Any
+     * thread; returns at once.
+     *
+     * @param reason why, for the logs.
+     */
+    public void abort(final String reason)
+    {
+        abortReason = reason == null ? "abortTest() called" : reason;
+        final ParkingLot waiter = completionWaiter;
+        if (waiter != null)
+        {
+            waiter.wakeAll();
+        }
+        final Series series = running;
+        if (series != null)
+        {
+            dropQueued(series.sut);
+        }
+    }
+
+    /**
+     * @return whether the test should run no further series: an abort was requested, or a series gave up on a SUT
+     *         that failed or stopped completing.
+     */
+    public boolean aborted()
+    {
+        return abortReason() != null;
+    }
+
+    /**
+     * @return why the test was cut short (the abort's reason, or why a series gave up on the SUT), or {@code null}.
+     */
+    public String abortReason()
+    {
+        final String reason = abortReason;
+        return reason != null ? reason : gaveUpBecause;
+    }
+
+    /**
+     * Any thread; allocates on the calling thread only.
+     *
+     * @return the running series' counters, or {@code null} between series.
+     */
+    public Progress progress()
+    {
+        final Series s = running;
+        if (s == null)
+        {
+            return null;
+        }
+        return new Progress(s.outcome.startNs, (long)IssueOutcome.SAMPLES_ISSUED.getOpaque(s.outcome),
+            s.recorder.completedSamples());
+    }
+
+    /**
+     * Issues the series, flushes the SUT and waits for completions.
+     *
+     * @param trace      the series' queries.
+     * @param recorder   the series' completion slots.
+     * @param settings   effective settings.
+     * @param seriesMode accuracy or performance.
+     * @param sut        the system under test.
+     * @param sink       the engine's response sink.
+     * @return what happened.
+     */
+    public IssueOutcome run(final Trace trace, final SeriesRecorder recorder, final EffectiveSettings settings,
+        final TestMode seriesMode, final SystemUnderTest sut, final EngineResponseSink sink)
+    {
+        return run(trace, recorder, settings, seriesMode, sut, sink, null);
+    }
+
+    /**
+     * Issues a series, after SyLT's warm-up queries when {@code warmup} is given (a Server performance series only:
+     * {@link WarmupSplice}), flushes the SUT and waits for completions.
+     *
+     * @param trace      the measured queries.
+     * @param recorder   their completion slots.
+     * @param settings   effective settings.
+     * @param seriesMode accuracy or performance.
+     * @param sut        the system under test.
+     * @param sink       the engine's response sink.
+     * @param warmup     the warm-up queries' recorder (its trace is issued first), or {@code null} for none.
+     * @return what happened; times are relative to the measured series' start.
+     */
+    public IssueOutcome run(final Trace trace, final SeriesRecorder recorder, final EffectiveSettings settings,
+        final TestMode seriesMode, final SystemUnderTest sut, final EngineResponseSink sink,
+        final SeriesRecorder warmup)
+    {
+        if (warmup != null && (trace.scenario() != TestScenario.SERVER
+            || warmup.trace().scenario() != TestScenario.SERVER))
+        {
+            throw new IllegalArgumentException("warm-up queries need a Server series, not " + trace.scenario());
+        }
+        final IssueWaits waits = IssueWaits.resolve(options,
+            trace.scenario() == TestScenario.SERVER ? settings.targetQps : 0);
+        final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
+        final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
+            sink, completionWait(recorder, waits, timeoutNs));
+        final WarmupSplice splice = warmup == null ? null : new WarmupSplice(new Series(warmup.trace(), warmup,
+            settings, false, false, sut, sink, completionWait(warmup, waits, timeoutNs)));
+        final IssuePolicy policy = IssuePolicy.of(trace.scenario(), this, clock, waits.server(), timeoutNs);
+        final IssueOutcome outcome = series.outcome;
+        final boolean preciseTimers = (waits.server() == ServerWaitStrategy.HYBRID
+            || waits.server() == ServerWaitStrategy.SLEEP) && trace.scenario() == TestScenario.SERVER;
+        final long previousSlackNs = preciseTimers ? TimerSlack.makePrecise() : TimerSlack.UNCHANGED;
+        completionWaiter = recorder.completionWaiter();
+        // Once per run: SyLT's warm-up queries and the measured ones that follow them are one stream of arrivals.
+        deadlineWait.reset(waits.hybridMinNs(), waits.hybridMaxNs());
+
+        outcome.startEpochNs = options.wallClock().nanoTime();
+        final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
+        long startNs = clock.nanoTime();
+        if (splice != null)
+        {
+            running = splice.series();
+            startNs = splice.issueBefore(series, startNs, policy, this);
+        }
+        outcome.startNs = startNs;
+        recorder.origin(startNs);
+        sink.series(recorder);
+        running = series;
+        if (splice == null || !splice.stoppedTheRun())
+        {
+            issueSeries(series, policy);
+        }
+        outcome.issueAllocatedBytes = THREADS.getCurrentThreadAllocatedBytes() - allocatedBeforeBytes;
+        try
+        {
+            sut.flushQueries();
+        }
+        catch (final Throwable t)
+        {
+            outcome.flushFailure = t;
+        }
+
+        awaitTheRest(series);
+        if (splice != null)
+        {
+            final boolean healthy = outcome.stopReason != StopReason.SUT_FAILED
+                && outcome.stopReason != StopReason.SUT_SILENT && sink.failure() == null && abortReason == null;
+            completionWaiter = warmup.completionWaiter();
+            splice.drain(outcome, healthy, clock.nanoTime() + options.abortGraceMs() * NS_PER_MS);
+        }
+        final Throwable reported = sink.failure();
+        if (reported != null && outcome.sutFailure == null)
+        {
+            // The SUT said it failed (ResponseSink.fail): that, not the abort it triggered, is the stop reason.
+            outcome.sutFailure = reported;
+            outcome.stopReason = StopReason.SUT_FAILED;
+        }
+        if (outcome.stoppedBecause() != null && abortReason == null)
+        {
+            gaveUpBecause = outcome.stoppedBecause();
+        }
+        outcome.endNs = clock.nanoTime();
+        outcome.endEpochNs = options.wallClock().nanoTime();
+        running = null;
+        sink.endSeries(outcome.allCompleted);
+        completionWaiter = null;
+        TimerSlack.restore(previousSlackNs);
+        return outcome;
+    }
+
+    private CompletionWait completionWait(final SeriesRecorder recorder, final IssueWaits waits, final long timeoutNs)
+    {
+        return new CompletionWait(recorder, this, clock, waits.completion(), options.parkSpinNs(), timeoutNs);
+    }
+
+    /**
+     * The one issue loop: each query when the policy says, then LoadGen's end conditions ({@link IssuePolicy#ended}).
+     * Nothing here allocates.
+     */
+    void issueSeries(final Series series, final IssuePolicy policy)
+    {
+        final Trace trace = series.trace;
+        final IssueOutcome outcome = series.outcome;
+        final long queryCount = trace.queryCount();
+        final int samplesPerQuery = trace.samplesPerQuery();
+        final long startNs = outcome.startNs;
+        final boolean endChecks = series.endChecks();
+        policy.begin(series);
+        long q = 0;
+        while (q < queryCount)
+        {
+            if (abortReason != null)
+            {
+                stopIfAborted(outcome, clock.nanoTime() - startNs);
+                return;
+            }
+            final long nowNs = policy.awaitTurn(series, q);
+            if (nowNs == IssuePolicy.STOPPED)
+            {
+                return;
+            }
+            final int count = policy.queriesDue(series, q, nowNs);
+            final long relativeNs = nowNs - startNs;
+            policy.recordIssue(series.issueTimes, q, count, relativeNs);
+            if (!issue(series, q * samplesPerQuery, count * samplesPerQuery, relativeNs))
+            {
+                return;
+            }
+            q += count;
+            outcome.queriesIssued = q;
+            outcome.samplesIssued = q * samplesPerQuery;
+            outcome.lastQuery = q - 1;
+            outcome.lastIssuedRelativeNs = relativeNs;
+            if (endChecks && policy.ended(series, q, relativeNs))
+            {
+                return;
+            }
+        }
+        if (endChecks && policy.endsAtTarget())
+        {
+            stop(outcome, StopReason.RAN_OUT, clock.nanoTime() - startNs);
+        }
+    }
+
+
+    /**
+     * After the last query: waits for the samples in flight. A failed, silent or aborted series gets the grace
+     * period at most, and its SUT is told to drop what it has queued; a healthy one waits until no completion
+     * arrived for the completion timeout.
+     */
+    private void awaitTheRest(final Series series)
+    {
+        final IssueOutcome outcome = series.outcome;
+        final CompletionWait completions = series.completions;
+        final long graceNs = options.abortGraceMs() * NS_PER_MS;
+        if (outcome.stopReason == StopReason.SUT_FAILED || outcome.stopReason == StopReason.SUT_SILENT
+            || series.sink.failure() != null)
+        {
+            // A failed or silent SUT may still drain what it has in flight; a short grace period, never forever.
+            dropQueued(series.sut);
+            outcome.allCompleted = completions.drain(outcome.samplesIssued, clock.nanoTime() + graceNs, true, false);
+            return;
+        }
+        if (abortReason == null)
+        {
+            outcome.allCompleted = completions.drain(outcome.samplesIssued, 0, false, true);
+            if (outcome.allCompleted)
+            {
+                return;
+            }
+            if (abortReason == null)
+            {
+                stopSilent(outcome, clock.nanoTime() - outcome.startNs,
+                    outcome.samplesIssued - series.recorder.completedSamples());
+                dropQueued(series.sut);
+                return;
+            }
+        }
+        // Aborted while issuing or while waiting: it stops as ABORTED, and the samples in flight get the grace period
+        // at most (the SUT was told to drop its queue when the abort came).
+        final long nowNs = clock.nanoTime();
+        if (outcome.stopReason != StopReason.ABORTED)
+        {
+            stop(outcome, StopReason.ABORTED, nowNs - outcome.startNs);
+        }
+        outcome.abortReason = abortReason;
+        outcome.allCompleted = completions.drain(outcome.samplesIssued, nowNs + graceNs, true, false);
+    }
+
+    /**
+     * Hands samples {@code [firstSample, firstSample + count)} to the SUT. A throw from the SUT stops the series.
+     *
+     * @return false if the SUT threw.
+     */
+    private static boolean issue(final Series series, final long firstSample, final int count, final long relativeNs)
+    {
+        final TraceQuerySamples samples = series.samples;
+        samples.wrap(firstSample, count);
+        try
+        {
+            series.sut.issueQuery(samples, series.sink);
+            return true;
+        }
+        catch (final Throwable t)
+        {
+            series.outcome.sutFailure = t;
+            stop(series.outcome, StopReason.SUT_FAILED, relativeNs);
+            return false;
+        }
+    }
+
+    /**
+     * @return whether an abort was requested; if so, the series stops as ABORTED at {@code relativeNs}.
+     */
+    boolean stopIfAborted(final IssueOutcome outcome, final long relativeNs)
+    {
+        final String reason = abortReason;
+        if (reason == null)
+        {
+            return false;
+        }
+        stop(outcome, StopReason.ABORTED, relativeNs);
+        outcome.abortReason = reason;
+        return true;
+    }
+
+    /**
+     * The series stops because no completion arrived for the completion timeout.
+     */
+    void stopSilent(final IssueOutcome outcome, final long relativeNs, final long samplesMissing)
+    {
+        stop(outcome, StopReason.SUT_SILENT, relativeNs);
+        outcome.stopArg0 = options.completionTimeoutMs();
+        outcome.stopArg1 = samplesMissing;
+    }
+
+    /**
+     * @return whether an abort was requested (a completion wait that stops on abort reads it).
+     */
+    boolean abortRequested()
+    {
+        return abortReason != null;
+    }
+
+    /**
+     * @return the Server deadline wait (issue thread only).
+     */
+    ServerDeadlineWait deadlineWait()
+    {
+        return deadlineWait;
+    }
+
+    static void stop(final IssueOutcome outcome, final StopReason reason, final long relativeNs)
+    {
+        outcome.stopReason = reason;
+        outcome.stopRelativeNs = relativeNs;
+    }
+
+    private static void dropQueued(final SystemUnderTest sut)
+    {
+        if (sut instanceof AbortableSut abortable)
+        {
+            try
+            {
+                abortable.dropQueuedSamples();
+            }
+            catch (final RuntimeException ex)
+            {
+                // The contract forbids it; an abort must still go on (the bounded wait then covers the queue).
+            }
+        }
+    }
+}
