@@ -11,7 +11,8 @@ import picocli.CommandLine.Command;
 
 /**
  * {@code jloadgen}: the command-line tool. The built-in commands are {@code run}, {@code trace} and {@code accuracy};
- * other modules add theirs through {@link CommandProvider}. Exit codes: 0 a run finished VALID (or an accuracy run finished
+ * other modules add theirs through {@link CommandProvider}. Exit codes: 0 a run finished VALID (or an accuracy run
+ * finished
  * without errors), 3 it finished INVALID or with errors in its logs, 2 bad usage, settings or files, 1 an
  * unexpected failure.
  */

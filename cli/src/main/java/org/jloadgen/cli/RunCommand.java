@@ -176,7 +176,8 @@ public final class RunCommand implements Callable<Integer>
             System.err.println("jloadgen: " + message);
         }
         final boolean accuracy = result.effective() != null
-            && (result.effective().mode == TestMode.ACCURACY_ONLY || result.effective().mode == TestMode.SUBMISSION_RUN);
+            && (result.effective().mode == TestMode.ACCURACY_ONLY
+                || result.effective().mode == TestMode.SUBMISSION_RUN);
         if (accuracy && result.aborted())
         {
             stdout.println("Accuracy: not scored, the accuracy log is incomplete");

@@ -120,7 +120,8 @@ final class TraceCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--generate needs --qps, the trace's average arrival rate");
         }
-        final ReplayQueries trace = PoissonTrace.generate(qps, minQueries, minDurationMs * 1_000_000L, qsl.total(), seed,
+        final ReplayQueries trace = PoissonTrace.generate(qps, minQueries, minDurationMs * 1_000_000L, qsl.total(),
+            seed,
             seed + 1);
         final ReplayQueries.Format chosen = format != null ? format
             : output != null ? ReplayQueries.Format.forFile(output) : ReplayQueries.Format.TEXT;

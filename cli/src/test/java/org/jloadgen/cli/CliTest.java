@@ -47,7 +47,8 @@ class CliTest
         {
             return files.map(p -> p.getFileName().toString())
                 .filter(n -> n.endsWith(".trace"))
-                .filter(n -> !n.equals("example-singlestream-seed0.trace") && !n.equals("example-multistream-seed0.trace"))
+                .filter(n -> !n.equals("example-singlestream-seed0.trace")
+                    && !n.equals("example-multistream-seed0.trace"))
                 .sorted().toList().stream();
         }
     }
@@ -128,7 +129,8 @@ class CliTest
         // One worker thread registered: the issue thread spins only with a CPU left over for everything else.
         final String server = (String)detail.value("jloadgen_server_wait");
         final String expected = cpus >= 3 ? "SPIN" : cpus == 2 ? "HYBRID" : "SLEEP";
-        assertTrue(server.startsWith(expected + " (auto: " + cpus + (cpus == 1 ? " CPU" : " CPUs") + ", 1 SUT thread, "),
+        assertTrue(server.startsWith(expected + " (auto: " + cpus + (cpus == 1 ? " CPU" : " CPUs")
+            + ", 1 SUT thread, "),
             server);
         assertTrue(((String)detail.value("jloadgen_completion_wait")).contains("auto: "), o.out());
         final String workers = (String)detail.value("jloadgen_sut_threads");

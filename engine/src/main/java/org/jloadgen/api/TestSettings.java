@@ -149,7 +149,8 @@ public final class TestSettings
     }
 
     /**
-     * @return expected SingleStream latency, used only to size query generation ({@code single_stream_expected_latency_ns}).
+     * @return expected SingleStream latency, used only to size query generation ({@code
+     *         single_stream_expected_latency_ns}).
      */
     public double singleStreamExpectedLatencyNs()
     {
@@ -157,7 +158,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value expected SingleStream latency, used only to size query generation ({@code single_stream_expected_latency_ns}).
+     * @param value expected SingleStream latency, used only to size query generation ({@code
+     *              single_stream_expected_latency_ns}).
      * @return this.
      */
     public TestSettings singleStreamExpectedLatencyNs(final double value)
@@ -185,7 +187,8 @@ public final class TestSettings
     }
 
     /**
-     * @return expected MultiStream query latency, used only to size query generation ({@code multi_stream_expected_latency_ns}).
+     * @return expected MultiStream query latency, used only to size query generation ({@code
+     *         multi_stream_expected_latency_ns}).
      */
     public double multiStreamExpectedLatencyNs()
     {
@@ -193,7 +196,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value expected MultiStream query latency, used only to size query generation ({@code multi_stream_expected_latency_ns}).
+     * @param value expected MultiStream query latency, used only to size query generation ({@code
+     *              multi_stream_expected_latency_ns}).
      * @return this.
      */
     public TestSettings multiStreamExpectedLatencyNs(final double value)
@@ -311,7 +315,8 @@ public final class TestSettings
     }
 
     /**
-     * @return findPeakPerformance: decimals of QPS precision that end the binary search ({@code server_find_peak_qps_decimals_of_precision}).
+     * @return findPeakPerformance: decimals of QPS precision that end the binary search ({@code
+     *         server_find_peak_qps_decimals_of_precision}).
      */
     public int serverFindPeakQpsDecimalsOfPrecision()
     {
@@ -319,7 +324,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value findPeakPerformance: decimals of QPS precision that end the binary search ({@code server_find_peak_qps_decimals_of_precision}).
+     * @param value findPeakPerformance: decimals of QPS precision that end the binary search ({@code
+     *              server_find_peak_qps_decimals_of_precision}).
      * @return this.
      */
     public TestSettings serverFindPeakQpsDecimalsOfPrecision(final int value)
@@ -329,7 +335,8 @@ public final class TestSettings
     }
 
     /**
-     * @return findPeakPerformance: the upper bound is lower * (1 + step) ({@code server_find_peak_qps_boundary_step_size}).
+     * @return findPeakPerformance: the upper bound is lower * (1 + step) ({@code
+     *         server_find_peak_qps_boundary_step_size}).
      */
     public double serverFindPeakQpsBoundaryStepSize()
     {
@@ -337,7 +344,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value findPeakPerformance: the upper bound is lower * (1 + step) ({@code server_find_peak_qps_boundary_step_size}).
+     * @param value findPeakPerformance: the upper bound is lower * (1 + step) ({@code
+     *              server_find_peak_qps_boundary_step_size}).
      * @return this.
      */
     public TestSettings serverFindPeakQpsBoundaryStepSize(final double value)
@@ -347,7 +355,8 @@ public final class TestSettings
     }
 
     /**
-     * @return server: end the run when more queries than this are outstanding; 0 = unlimited ({@code server_max_async_queries}).
+     * @return server: end the run when more queries than this are outstanding; 0 = unlimited ({@code
+     *         server_max_async_queries}).
      */
     public long serverMaxAsyncQueries()
     {
@@ -355,7 +364,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value server: end the run when more queries than this are outstanding; 0 = unlimited ({@code server_max_async_queries}).
+     * @param value server: end the run when more queries than this are outstanding; 0 = unlimited ({@code
+     *              server_max_async_queries}).
      * @return this.
      */
     public TestSettings serverMaxAsyncQueries(final long value)
@@ -365,7 +375,8 @@ public final class TestSettings
     }
 
     /**
-     * @return server: number of registered issue threads; 0 = issue from the test thread ({@code server_num_issue_query_threads}).
+     * @return server: number of registered issue threads; 0 = issue from the test thread ({@code
+     *         server_num_issue_query_threads}).
      */
     public long serverNumIssueQueryThreads()
     {
@@ -373,7 +384,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value server: number of registered issue threads; 0 = issue from the test thread ({@code server_num_issue_query_threads}).
+     * @param value server: number of registered issue threads; 0 = issue from the test thread ({@code
+     *              server_num_issue_query_threads}).
      * @return this.
      */
     public TestSettings serverNumIssueQueryThreads(final long value)
@@ -409,7 +421,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value equal-issue mode: issue whole permutations of the loaded set ({@code sample_concatenate_permutation}).
+     * @param value equal-issue mode: issue whole permutations of the loaded set ({@code
+     *              sample_concatenate_permutation}).
      * @return this.
      */
     public TestSettings sampleConcatenatePermutation(final boolean value)
@@ -499,7 +512,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value seed of the loaded-set shuffle (unsigned 64-bit; the low 32 bits seed mt19937) ({@code qsl_rng_seed}).
+     * @param value seed of the loaded-set shuffle (unsigned 64-bit; the low 32 bits seed mt19937) ({@code
+     *              qsl_rng_seed}).
      * @return this.
      */
     public TestSettings qslRngSeed(final long value)
@@ -563,7 +577,8 @@ public final class TestSettings
     }
 
     /**
-     * @return probability that a performance-mode response is copied to the accuracy log ({@code accuracy_log_probability}).
+     * @return probability that a performance-mode response is copied to the accuracy log ({@code
+     *         accuracy_log_probability}).
      */
     public double accuracyLogProbability()
     {
@@ -571,7 +586,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value probability that a performance-mode response is copied to the accuracy log ({@code accuracy_log_probability}).
+     * @param value probability that a performance-mode response is copied to the accuracy log ({@code
+     *              accuracy_log_probability}).
      * @return this.
      */
     public TestSettings accuracyLogProbability(final double value)
@@ -581,7 +597,8 @@ public final class TestSettings
     }
 
     /**
-     * @return if non-zero, the expected number of responses to log in performance mode ({@code accuracy_log_sampling_target}).
+     * @return if non-zero, the expected number of responses to log in performance mode ({@code
+     *         accuracy_log_sampling_target}).
      */
     public long accuracyLogSamplingTarget()
     {
@@ -589,7 +606,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value if non-zero, the expected number of responses to log in performance mode ({@code accuracy_log_sampling_target}).
+     * @param value if non-zero, the expected number of responses to log in performance mode ({@code
+     *              accuracy_log_sampling_target}).
      * @return this.
      */
     public TestSettings accuracyLogSamplingTarget(final long value)
@@ -743,7 +761,8 @@ public final class TestSettings
     }
 
     /**
-     * @return overrides the QSL's performance sample count; 0 = use the QSL's ({@code performance_sample_count_override}).
+     * @return overrides the QSL's performance sample count; 0 = use the QSL's ({@code
+     *         performance_sample_count_override}).
      */
     public long performanceSampleCountOverride()
     {
@@ -751,7 +770,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value overrides the QSL's performance sample count; 0 = use the QSL's ({@code performance_sample_count_override}).
+     * @param value overrides the QSL's performance sample count; 0 = use the QSL's ({@code
+     *              performance_sample_count_override}).
      * @return this.
      */
     public TestSettings performanceSampleCountOverride(final long value)
@@ -761,7 +781,8 @@ public final class TestSettings
     }
 
     /**
-     * @return overrides the QSL's total count for accuracy runs; 0 = use the QSL's ({@code accuracy_sample_count_override}).
+     * @return overrides the QSL's total count for accuracy runs; 0 = use the QSL's ({@code
+     *         accuracy_sample_count_override}).
      */
     public long accuracySampleCountOverride()
     {
@@ -769,7 +790,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value overrides the QSL's total count for accuracy runs; 0 = use the QSL's ({@code accuracy_sample_count_override}).
+     * @param value overrides the QSL's total count for accuracy runs; 0 = use the QSL's ({@code
+     *              accuracy_sample_count_override}).
      * @return this.
      */
     public TestSettings accuracySampleCountOverride(final long value)
@@ -841,7 +863,8 @@ public final class TestSettings
     }
 
     /**
-     * @param value infer token throughput as samples times token_latency_scaling_factor ({@code infer_token_latencies}).
+     * @param value infer token throughput as samples times token_latency_scaling_factor ({@code
+     *              infer_token_latencies}).
      * @return this.
      */
     public TestSettings inferTokenLatencies(final boolean value)

@@ -65,7 +65,8 @@ final class RunFiles
         summaryWriter = new SummaryWriter(summary, settings.copySummaryToStdout() ? console : null);
         final AccuracyLogWriter.TokenFields fields = AccuracyLogWriter.TokenFields.of(scenario, useTokenLatencies);
         accuracyWriter = new AccuracyLogWriter(accuracy, fields);
-        accuracyConsumer = new AccuracyLogAdapter(accuracyWriter, fields == AccuracyLogWriter.TokenFields.DATA_AND_COUNT);
+        accuracyConsumer = new AccuracyLogAdapter(accuracyWriter,
+            fields == AccuracyLogWriter.TokenFields.DATA_AND_COUNT);
         if (trace != null)
         {
             final java.time.Instant now = java.time.Instant.now();

@@ -23,7 +23,6 @@ import org.jloadgen.log.SettingsLog;
 import org.jloadgen.record.RetiredTarget;
 import org.jloadgen.record.CompletionErrors;
 import org.jloadgen.record.EngineResponseSink;
-import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.schedule.ReplayQueries;
 
 /**

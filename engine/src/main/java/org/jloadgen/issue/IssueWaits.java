@@ -13,7 +13,8 @@ import org.jloadgen.concurrent.CpuBudget;
  * mean time between queries, so that it leaves that CPU free three quarters of the time (a window as wide as the
  * gap between queries is a busy spin: on 2 CPUs with a spinning worker, 10k QPS had a p99 of 1.5 ms that way, and
  * 24-66 us with a 25 us window, benchmarks/README.md); with none (the SUT's threads need
- * every CPU, e.g. a compute-bound SUT with a worker per CPU), it sleeps to each query ({@link ServerWaitStrategy#SLEEP},
+ * every CPU, e.g. a compute-bound SUT with a worker per CPU), it sleeps to each query ({@link
+ * ServerWaitStrategy#SLEEP},
  * LoadGen's way), since any spinning would take a CPU from inference. For completions it parks until the completing
  * thread wakes it ({@link CompletionWaitStrategy#PARK}) whenever it does not spin. Explicit settings are kept.
  *

@@ -10,7 +10,8 @@ public enum StopReason
     /** Minimum query count and duration met (SingleStream, MultiStream, Offline). */
     NATURAL(false, "Ending naturally: Minimum query count and test duration met."),
     /** Server outstanding queries above {@code max_async_queries}. */
-    TOO_MANY_OUTSTANDING(true, "IssueQueryThread 0 Ending early: Too many outstanding queries. issued %d outstanding %d"),
+    TOO_MANY_OUTSTANDING(true,
+        "IssueQueryThread 0 Ending early: Too many outstanding queries. issued %d outstanding %d"),
     /** {@code max_query_count} reached. */
     MAX_QUERY_COUNT(true, "IssueQueryThread 0 Ending early: Max query count reached. query_count %d"),
     /** {@code max_duration} exceeded. */

@@ -20,7 +20,8 @@ public final class SettingsLog
     }
 
     /**
-     * Logs config errors returned by a lenient {@link org.jloadgen.config.SettingsLoader} as {@code error_invalid_config}.
+     * Logs config errors returned by a lenient {@link org.jloadgen.config.SettingsLoader} as {@code
+     * error_invalid_config}.
      *
      * @param log      detail log.
      * @param messages LoadGen's messages.

@@ -137,7 +137,8 @@ public final class SummaryWriter
         final String targetPercent = CFormat.fixed(settings.targetLatencyPercentile * 100, 1);
         switch (scenario)
         {
-            case SINGLE_STREAM -> line(out, targetPercent + "th percentile latency (ns) : " + s.targetSampleLatencyNs());
+            case SINGLE_STREAM -> line(out, targetPercent + "th percentile latency (ns) : "
+                + s.targetSampleLatencyNs());
             case MULTI_STREAM -> line(out, targetPercent + "th percentile latency (ns) : " + s.targetQueryLatencyNs());
             case SERVER -> line(out, "Completed samples per second    : "
                 + CFormat.fixed(s.completedSamplesPerSecond(), 2));

@@ -4,7 +4,8 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 /**
- * An append-only array of {@code short}s, {@code int}s or {@code long}s off-heap, used while generating a trace (before the
+ * An append-only array of {@code short}s, {@code int}s or {@code long}s off-heap, used while generating a trace (before
+ * the
  * clock starts). It starts at a capacity estimate and doubles by copying if the estimate was short.
  * Not thread-safe.
  */

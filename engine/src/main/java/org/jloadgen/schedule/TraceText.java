@@ -132,7 +132,8 @@ public final class TraceText
         {
             switch (settings.mode)
             {
-                case ACCURACY_ONLY -> series(settings, TestMode.ACCURACY_ONLY, qslTotalCount, sequence, visitor, allocator);
+                case ACCURACY_ONLY -> series(settings, TestMode.ACCURACY_ONLY, qslTotalCount, sequence, visitor,
+                    allocator);
                 case PERFORMANCE_ONLY ->
                     series(settings, TestMode.PERFORMANCE_ONLY, qslTotalCount, sequence, visitor, allocator);
                 case SUBMISSION_RUN ->

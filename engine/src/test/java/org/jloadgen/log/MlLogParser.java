@@ -160,7 +160,8 @@ public final class MlLogParser
         if (!type.isInstance(v))
         {
             throw new IllegalArgumentException("line " + lineNo + ": \"" + name + "\" is "
-                + (v == null ? "missing or null" : v.getClass().getSimpleName()) + ", expected " + type.getSimpleName());
+                + (v == null ? "missing or null" : v.getClass().getSimpleName()) + ", expected "
+                    + type.getSimpleName());
         }
     }
 

@@ -61,7 +61,8 @@ class SummaryWriterTest
         final SummaryWriter writer = new SummaryWriter(file, null);
         writer.close(0, 3);
         writer.close(5, 5);
-        assertTrue(Files.readString(file).endsWith("3 ERRORS encountered. See detailed log.\n"), "second close ignored");
+        assertTrue(Files.readString(file).endsWith("3 ERRORS encountered. See detailed log.\n"),
+            "second close ignored");
         try (var files = Files.list(dir))
         {
             assertEquals(1, files.count());

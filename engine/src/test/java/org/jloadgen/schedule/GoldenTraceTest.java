@@ -157,7 +157,8 @@ class GoldenTraceTest
                 serverQueries += golden.queries;
             }
         }
-        final Set<TestMode> modes = EnumSet.of(TestMode.PERFORMANCE_ONLY, TestMode.ACCURACY_ONLY, TestMode.SUBMISSION_RUN);
+        final Set<TestMode> modes = EnumSet.of(TestMode.PERFORMANCE_ONLY, TestMode.ACCURACY_ONLY,
+            TestMode.SUBMISSION_RUN);
         for (final TestScenario scenario : TestScenario.values())
         {
             assertEquals(modes, covered.get(scenario), "modes covered for " + scenario);
@@ -263,7 +264,8 @@ class GoldenTraceTest
     private static List<String> withEmptyDigest(final String... settings)
     {
         final List<String> lines = new ArrayList<>(List.of(settings));
-        lines.addAll(List.of("= lines 0", "= queries 0", "= samples 0", "= durations_ns", "= fnv1a64 cbf29ce484222325"));
+        lines.addAll(List.of("= lines 0", "= queries 0", "= samples 0", "= durations_ns",
+            "= fnv1a64 cbf29ce484222325"));
         return lines;
     }
 
@@ -272,7 +274,8 @@ class GoldenTraceTest
      */
     private static Map<String, String> detailLogValues(final Path detailLog) throws IOException
     {
-        final Pattern record = Pattern.compile("\"key\": \"([a-z0-9_]+)\", \"value\": (\\[[^\\]]*\\]|\"[^\"]*\"|[^,]*),");
+        final Pattern record = Pattern.compile(
+            "\"key\": \"([a-z0-9_]+)\", \"value\": (\\[[^\\]]*\\]|\"[^\"]*\"|[^,]*),");
         final Map<String, String> values = new LinkedHashMap<>();
         for (final String line : Files.readAllLines(detailLog, StandardCharsets.UTF_8))
         {

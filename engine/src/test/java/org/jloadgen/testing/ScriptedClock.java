@@ -5,7 +5,8 @@ import org.agrona.concurrent.NanoClock;
 
 /**
  * A deterministic clock for whole-engine tests: every reading moves time forward by a fixed tick (one
- * nanosecond by default, so spin-waits on a deadline end exactly at the deadline) and a scripted SUT moves it by its service times. With an
+ * nanosecond by default, so spin-waits on a deadline end exactly at the deadline) and a scripted SUT moves it by its
+ * service times. With an
  * inline SUT the whole run is single-threaded, so every latency, rate and percentile comes out the same on
  * every machine. It serves as the wall clock too, so both clocks keep the same pace.
  */

@@ -26,7 +26,8 @@ class ClassificationAccuracyTest
     void shouldTakeTheFirstOfRankedClassIds()
     {
         final Path log = Path.of("log.json");
-        assertEquals(7, ClassificationAccuracy.predict(ints(7, 3, 9, 1, 0), ClassificationAccuracy.DataType.INT32_RANKED,
+        assertEquals(7, ClassificationAccuracy.predict(ints(7, 3, 9, 1, 0),
+            ClassificationAccuracy.DataType.INT32_RANKED,
             log, 1));
         assertEquals(4, ClassificationAccuracy.predict(ints(4), ClassificationAccuracy.DataType.INT32_RANKED, log, 1));
         assertEquals(ClassificationAccuracy.DataType.INT32_RANKED,

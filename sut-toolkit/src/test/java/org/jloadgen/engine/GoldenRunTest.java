@@ -68,8 +68,8 @@ class GoldenRunTest
     void shouldWriteTheGoldenSummaryAndDetail(final String name, final TestSettings settings) throws IOException
     {
         final ScriptedClock clock = new ScriptedClock(1_000_000_000_000L);
-        final EngineOptions options = new EngineOptions().clock(clock).wallClock(clock).jitWarmupMs(0).latencyHistogram(false)
-            .serverWait(ServerWaitStrategy.SPIN).completionWait(CompletionWaitStrategy.SPIN);
+        final EngineOptions options = new EngineOptions().clock(clock).wallClock(clock).jitWarmupMs(0)
+            .latencyHistogram(false).serverWait(ServerWaitStrategy.SPIN).completionWait(CompletionWaitStrategy.SPIN);
         final TestRunner runner = new TestRunner(new ScriptedSut(clock, SERVICE_NS), new SyntheticQsl(256, 128),
             settings, new LogSettings().outputDirectory(dir), options, null, List.of(),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));

@@ -155,7 +155,8 @@ class TestRunnerTest
             "FindPeakPerformance: Found peak performance field: ")).findFirst().orElseThrow();
         final double peak = Double.parseDouble(found.substring(found.lastIndexOf(' ') + 1));
         assertTrue(peak >= 400 && peak < 1000, "peak " + peak);
-        assertTrue(first.stream().anyMatch(m -> m.startsWith("FindPeakPerformanceBinarySearch: Testing the mid value")));
+        assertTrue(first.stream().anyMatch(m
+            -> m.startsWith("FindPeakPerformanceBinarySearch: Testing the mid value")));
         assertEquals(first, findPeakMessages(s, dir.resolve("b")), "the same search twice");
     }
 
@@ -236,7 +237,8 @@ class TestRunnerTest
             final EngineFixture.Run run = EngineFixture.run(dir, sut, new SyntheticQsl(1024, 1024), s,
                 EngineFixture.fastOptions().completionTimeoutMs(300), null, List.of());
             final List<String> errors = errors(run);
-            assertTrue(errors.stream().anyMatch(e -> e.startsWith("The SUT completed no sample for 300 ms")), errors.toString());
+            assertTrue(errors.stream().anyMatch(e -> e.startsWith("The SUT completed no sample for 300 ms")),
+                errors.toString());
             assertTrue(errors.stream().anyMatch(e -> e.contains("issued samples never completed")), errors.toString());
             assertTrue(run.summary().contains("ERRORS encountered. See detailed log."), run.summary());
             assertFalse(run.result().valid());

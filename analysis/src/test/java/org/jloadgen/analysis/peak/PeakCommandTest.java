@@ -22,7 +22,6 @@ import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.cli.Main;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.log.MlLogParser;
 import org.jloadgen.schedule.PoissonTrace;

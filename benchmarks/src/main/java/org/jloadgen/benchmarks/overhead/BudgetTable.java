@@ -149,9 +149,11 @@ public final class BudgetTable
                 / (run.number("generated_query_count") * run.number("generated_samples_per_query")),
             v -> v <= 16, TestScenario.OFFLINE));
         f.add(new Figure("whole-process wall time / min_duration (SingleStream 10 s, 8M queries generated)",
-            SINGLE_STREAM_8M, "~2.4", "≤ 1.1", Format.RATIO, (run, base) -> run.wallPerMinDuration(), v -> v <= 1.1, null));
+            SINGLE_STREAM_8M, "~2.4", "≤ 1.1", Format.RATIO, (run, base) -> run.wallPerMinDuration(), v -> v <= 1.1,
+                null));
         f.add(new Figure("whole-process wall time / min_duration (SingleStream 10 s, enough queries)",
-            SINGLE_STREAM_FULL, NONE, "≤ 1.1", Format.RATIO, (run, base) -> run.wallPerMinDuration(), v -> v <= 1.1, null));
+            SINGLE_STREAM_FULL, NONE, "≤ 1.1", Format.RATIO, (run, base) -> run.wallPerMinDuration(), v -> v <= 1.1,
+                null));
         f.add(new Figure("SingleStream smoke test: queries/s with loadgen overhead", SMOKE, NONE, NONE, Format.RATE,
             Figure.key("result_qps_with_loadgen_overhead"), null, null));
         return f;

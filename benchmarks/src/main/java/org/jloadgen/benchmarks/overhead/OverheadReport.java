@@ -157,7 +157,8 @@ public record OverheadReport(
         }
         for (final SpinFloor.Result f : floors)
         {
-            out.append(String.format(Locale.ROOT, "Platform floor (in the runner's JVM, %d deadlines): p50 %d ns, p99 %d ns, "
+            out.append(String.format(Locale.ROOT,
+                "Platform floor (in the runner's JVM, %d deadlines): p50 %d ns, p99 %d ns, "
                 + "p99.9 %d ns, max %d ns; %d clock gaps > 1 µs, %.2f%% of the time.%n", f.deadlines(), f.p50Ns(),
                 f.p99Ns(), f.p999Ns(), f.maxNs(), f.stalls(), 100 * f.stalledFraction()));
         }

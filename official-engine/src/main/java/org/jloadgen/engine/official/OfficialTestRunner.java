@@ -63,6 +63,8 @@ public final class OfficialTestRunner
      *
      * @return what it produced.
      */
+    // The completion watchdog works by being open: its thread watches LoadGen's test while the try block runs.
+    @SuppressWarnings("try")
     public OfficialResult run()
     {
         prepareOutputDirectory(logs.outputDirectory());

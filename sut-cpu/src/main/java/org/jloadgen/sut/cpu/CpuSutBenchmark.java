@@ -142,7 +142,8 @@ public final class CpuSutBenchmark implements Callable<Integer>
                     + "JLoadGen %.0f samples/s (%.2f us CPU/sample, busy %.0f%%, %s), ratio %.3f, CPU ratio %.3f; "
                     + "load %s%n", r, bare.samplesPerSecond(), bare.cpuNsPerSample() / 1e3, 100 * bareBusy,
                     jlg.summary().samplesPerSecond(), jlg.cpuNsPerSample() / 1e3, 100 * jlgBusy,
-                    jlg.summary().valid() ? "VALID" : "INVALID", ratios[r - 1], cpuRatios[r - 1], SutBenchmarkRuns.loadAverage());
+                    jlg.summary().valid() ? "VALID" : "INVALID", ratios[r - 1], cpuRatios[r - 1],
+                        SutBenchmarkRuns.loadAverage());
             }
             Arrays.sort(ratios);
             Arrays.sort(cpuRatios);

@@ -10,7 +10,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 
-import org.jloadgen.cli.Main;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.tensorrt.cuda.CudaProbe;

@@ -190,8 +190,8 @@ class SimulatedSutTest
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class,
             () -> simulated("inline", "true"));
-        assertTrue(ex.getMessage().contains("inline is not a synthetic (time=simulated) SUT option; known: batch, name, "
-            + "per-sample, seed, service, tick, workers"), ex.getMessage());
+        assertTrue(ex.getMessage().contains("inline is not a synthetic (time=simulated) SUT option; known: batch, "
+            + "name, per-sample, seed, service, tick, workers"), ex.getMessage());
         final IllegalArgumentException time = assertThrows(IllegalArgumentException.class,
             () -> new BuiltinSutProviders.Synthetic().create(new SutContext(TestScenario.SERVER,
                 Map.of("time", "virtual"), 16, 16)));
