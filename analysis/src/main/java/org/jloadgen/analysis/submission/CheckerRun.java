@@ -163,25 +163,25 @@ final class CheckerRun
      */
     static String step(final String message, final String context, final FlowContext ctx)
     {
+        if (message.startsWith("SUMMARY:"))
+        {
+            return "";
+        }
         if (message.contains("is not truncated"))
         {
             return TreeSteps.TRUNCATE;
         }
         final Matcher m = PATH.matcher(message);
         final String path = m.find() ? m.group(1) : context;
-        if (path.isEmpty())
-        {
-            return "";
-        }
-        if (path.contains("/systems/") || path.endsWith("/src") || path.contains("/src/")
-            || path.endsWith("model_mapping.json"))
-        {
-            return TreeSteps.SYSTEM;
-        }
         final Map<String, String> where = where(path, ctx);
         if (where.isEmpty())
         {
-            return "";
+            final boolean system = path.contains("/systems/") || path.endsWith("/src") || path.contains("/src/")
+                || path.endsWith("model_mapping.json") || message.contains(", field ")
+                || message.contains("system json") || message.contains("Some system checks")
+                || message.contains(" has submitter ") || message.contains(" has division ")
+                || message.contains(" has invalid ") || message.contains("network mode");
+            return system ? TreeSteps.SYSTEM : "";
         }
         final String prefix = where.get("benchmark") + "/" + where.get("scenario") + "/";
         final Matcher test = TEST.matcher(path);

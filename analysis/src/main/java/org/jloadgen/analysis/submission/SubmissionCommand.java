@@ -162,15 +162,22 @@ public final class SubmissionCommand implements Callable<Integer>
             + "] checker: the official submission checker on the final tree");
         final CheckerRun.Verdict verdict = CheckerRun.run(ctx);
         stdout.println("  " + verdict.command());
+        final Map<String, Integer> steps = new LinkedHashMap<>();
         for (final CheckerRun.Error error : verdict.errors())
         {
-            stdout.println("  checker error: " + error.line());
+            stdout.println("  checker error: " + error.line() + (error.step().isEmpty() ? ""
+                : "  [step " + error.step() + "]"));
             if (!error.step().isEmpty())
             {
-                stdout.println("    written by step " + error.step() + "; redo it: " + redoCommand(error.step()));
+                steps.merge(error.step(), 1, Integer::sum);
             }
         }
         verdict.summary().forEach(line -> stdout.println("  " + line));
+        for (final Map.Entry<String, Integer> step : steps.entrySet())
+        {
+            stdout.println("  " + step.getValue() + " checker error line(s) point to step " + step.getKey()
+                + "; fix its cause, then redo it: " + redoCommand(step.getKey()));
+        }
         stdout.println("  Verdict: " + (verdict.ok() ? "the checker accepts the tree" : "the checker reports "
             + verdict.errors().size() + " error line(s)") + "; its output is in " + ctx.layout().checker());
         flow.table(stdout);

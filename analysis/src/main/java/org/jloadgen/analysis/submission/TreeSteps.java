@@ -58,8 +58,9 @@ final class TreeSteps
         fields.put("submitter", ctx.config().submitter());
         for (final Map.Entry<String, String> field : ctx.config().systemFields().entrySet())
         {
+            // A JSON 0 is "empty" to the checker's meaningful-value check (Python's `not 0`): zero stays a string.
             fields.put(field.getKey(), Preflight.INTEGER_FIELDS.contains(field.getKey()) && field.getValue().matches(
-                "\\d+") ? (Object) Long.parseLong(field.getValue()) : field.getValue());
+                "[1-9]\\d*") ? (Object) Long.parseLong(field.getValue()) : field.getValue());
         }
         return Json.object(fields);
     }
