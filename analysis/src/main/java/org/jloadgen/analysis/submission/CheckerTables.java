@@ -41,8 +41,9 @@ import java.util.concurrent.TimeUnit;
  */
 record CheckerTables(List<String> versions, String mlperfModel, String plainModel, boolean known,
     List<String> models, List<String> complianceTests, Map<String, String> seeds, long testDurationMs,
-    long performanceSamples, Map<String, Long> latencyNs, Map<String, Long> minQueries, Map<String, List<String>> accuracyPatterns,
-    List<String> systemRequired, List<String> systemMeaningful, List<String> statuses,
+    long performanceSamples, Map<String, Long> latencyNs, Map<String, Long> minQueries,
+    Map<String, List<String>> accuracyPatterns, List<String> systemRequired, List<String> systemMeaningful,
+    List<String> statuses,
     List<String> measurementFields, long maxAccuracyLogBytes, Map<String, String> paths)
 {
     private static final String SCRIPT = "checker_tables.py";

@@ -15,8 +15,9 @@ import java.util.Set;
 
 /**
  * The text of a {@code jloadgen submission} configuration: {@code key = value} lines (a line ending in {@code \}
- * goes on on the next), {@code #} comments, blank lines; each key once. Errors name the file, the line and the key. Keys that nothing reads are reported by
- * {@link #unreadKeys()}, so a misspelt key is an error instead of a silently ignored line.
+ * goes on on the next), {@code #} comments, blank lines; each key once. Errors name the file, the line and the key.
+ * Keys that nothing reads are reported by {@link #unreadKeys()}, so a misspelt key is an error instead of a silently
+ * ignored line.
  */
 final class ConfigFile
 {

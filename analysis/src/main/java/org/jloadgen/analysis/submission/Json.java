@@ -25,7 +25,8 @@ final class Json
         {
             b.append("    ").append(string(field.getKey())).append(": ");
             final Object value = field.getValue();
-            b.append(value instanceof Long || value instanceof Integer ? value.toString() : string(String.valueOf(value)));
+            b.append(value instanceof Long || value instanceof Integer ? value.toString()
+                : string(String.valueOf(value)));
             b.append(++i < fields.size() ? ",\n" : "\n");
         }
         return b.append("}\n").toString();

@@ -135,8 +135,9 @@ final class Preflight
             final String value = b.measurements().get(field);
             if (value == null || value.isBlank())
             {
-                problems.add(c.name() + ": " + p + "measurements." + field + " is " + (value == null ? "missing" : "empty")
-                    + " (checker " + config.checkerVersion() + " requires it in measurements.json)");
+                problems.add(c.name() + ": " + p + "measurements." + field + " is "
+                    + (value == null ? "missing" : "empty") + " (checker " + config.checkerVersion()
+                    + " requires it in measurements.json)");
             }
         }
         for (final Map.Entry<String, String> seed : t.seeds().entrySet())

@@ -130,8 +130,8 @@ final class SubmissionFlow
             }
             catch (final Exception ex)
             {
-                out.println(head + ": FAILED: " + ex.getMessage() + " (see " + RunSteps.log(ctx.layout().work(step.id()))
-                    + ")");
+                out.println(head + ": FAILED: " + ex.getMessage() + " (see "
+                    + RunSteps.log(ctx.layout().work(step.id())) + ")");
                 return Optional.of(step.id());
             }
             final long wallMs = (System.nanoTime() - startNs) / 1_000_000;

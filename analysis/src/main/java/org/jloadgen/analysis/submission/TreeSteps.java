@@ -80,7 +80,8 @@ final class TreeSteps
 
     private String src()
     {
-        return "# Source\n\nThe results were produced by JLoadGen (`jloadgen submission`), which runs the SUT under the "
+        return "# Source\n\nThe results were produced by JLoadGen (`jloadgen submission`), which runs the SUT "
+            + "under the "
             + "official LoadGen (" + ctx.tools().loadgen() + ") through its bridge (`--engine official`).\n"
             + "How each run was started is in the README.md of its scenario folder; the flow is described in "
             + "JLoadGen's README.md, section \"Submitting\".\n";
