@@ -96,6 +96,17 @@ record SubmissionConfig(String division, String submitter, String checkerVersion
     }
 
     /**
+     * @param name   what errors call the text.
+     * @param folder relative paths resolve against this folder.
+     * @param text   a configuration.
+     * @return the configuration.
+     */
+    static SubmissionConfig fromText(final String name, final Path folder, final String text)
+    {
+        return from(ConfigFile.parse(name, folder, text));
+    }
+
+    /**
      * @return the text of the example configuration.
      */
     static String exampleText()
