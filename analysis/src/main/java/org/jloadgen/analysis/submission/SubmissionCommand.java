@@ -151,6 +151,12 @@ public final class SubmissionCommand implements Callable<Integer>
 
     private int verdict(final FlowContext ctx, final SubmissionFlow flow, final PrintStream stdout)
     {
+        if (!java.nio.file.Files.isDirectory(ctx.layout().submission()))
+        {
+            stdout.println("jloadgen submission: there is no tree in " + ctx.layout().submission()
+                + " yet; run the same command without --check first");
+            return Main.EXIT_INVALID;
+        }
         final TreeSteps tree = new TreeSteps(ctx);
         final List<TreeSteps.Expected> missing = tree.missing(ctx.layout().submission());
         for (final TreeSteps.Expected file : missing)

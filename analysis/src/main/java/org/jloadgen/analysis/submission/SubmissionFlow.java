@@ -78,10 +78,10 @@ final class SubmissionFlow
             final Optional<String> stale = ctx.ledger().staleBecause(step.id(), inputs(step));
             final long estimate = stale.isPresent() ? step.estimateMs().get() : 0;
             totalMs += estimate;
-            out.printf(Locale.ROOT, "  %2d. %-40s %-9s %s%n", i + 1, step.id(), stale.isPresent()
+            out.printf(Locale.ROOT, "  %2d. %-40s %-13s %s%n", i + 1, step.id(), stale.isPresent()
                 ? "~" + duration(estimate) : "done", step.title());
         }
-        out.printf(Locale.ROOT, "  %2d. %-40s %-9s %s%n", steps.size() + 1, "checker", "~" + duration(5_000),
+        out.printf(Locale.ROOT, "  %2d. %-40s %-13s %s%n", steps.size() + 1, "checker", "~" + duration(5_000),
             "the official submission checker on the final tree");
         out.printf(Locale.ROOT, "Estimated wall time: %s (start-up of %d s per run included; a measured target"
             + " sets the accuracy runs' length)%n", duration(totalMs + 5_000), RunSteps.STARTUP_MS / 1000);
