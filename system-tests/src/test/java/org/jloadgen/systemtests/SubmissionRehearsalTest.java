@@ -196,7 +196,8 @@ class SubmissionRehearsalTest
             assertTrue(resumed.output().contains("] " + step + ": done earlier, inputs unchanged; skipped"),
                 step + " is not repeated\n" + resumed.output());
         }
-        assertTrue(resumed.output().contains("] fashion-mnist-mlp/Offline/performance: done in "), resumed.output());
+        assertTrue(resumed.output().matches("(?s).*] fashion-mnist-mlp/Offline/performance: performance run [^\n]*"
+            + " \\.\\.\\. done in .*"), resumed.output());
         assertEquals(accuracyHash, sha256(accuracy), "the finished accuracy run's log is the same file");
         assertEquals(files(rehearsal.resolve("submission")), files(out.resolve("submission")),
             "the same tree as the uninterrupted rehearsal");

@@ -9,8 +9,9 @@ import java.util.Optional;
 
 /**
  * The steps of a submission in order, and their execution: each step whose record stands (same inputs, outputs
- * unchanged) is skipped, the others run one after the other with one progress line each. A failing step stops the
- * flow, naming its log; a signal stops the step in flight, which then has no record and runs again next time.
+ * unchanged) is skipped, the others run one after the other, one progress line each (what runs and why, then how it
+ * ended). A failing step stops the flow, naming its log; a signal stops the step in flight, which then has no record
+ * and runs again next time.
  */
 final class SubmissionFlow
 {
@@ -108,8 +109,8 @@ final class SubmissionFlow
                 out.println(head + ": done earlier, inputs unchanged; skipped" + note(record.values()));
                 continue;
             }
-            out.println(head + ": " + step.title() + " (" + stale.get() + "; ~" + duration(step.estimateMs().get())
-                + ")");
+            out.print(head + ": " + step.title() + " (" + stale.get() + "; ~" + duration(step.estimateMs().get())
+                + ") ... ");
             out.flush();
             final long startNs = System.nanoTime();
             final Step.Outcome outcome;
@@ -119,24 +120,25 @@ final class SubmissionFlow
             }
             catch (final Step.Failure ex)
             {
-                out.println(head + ": FAILED: " + ex.getMessage());
+                out.println("FAILED: " + ex.getMessage());
                 out.println("  Fix the cause and run the same command again: finished steps are kept; this one runs "
                     + "again.");
                 return Optional.of(step.id());
             }
             catch (final Children.StoppedException ex)
             {
+                out.println("interrupted");
                 throw ex;
             }
             catch (final Exception ex)
             {
-                out.println(head + ": FAILED: " + ex.getMessage() + " (see "
+                out.println("FAILED: " + ex.getMessage() + " (see "
                     + RunSteps.log(ctx.layout().work(step.id())) + ")");
                 return Optional.of(step.id());
             }
             final long wallMs = (System.nanoTime() - startNs) / 1_000_000;
             ctx.ledger().finish(step.id(), inputs, outcome.outputs(), outcome.values(), wallMs);
-            out.println(head + ": done in " + duration(wallMs) + " - " + outcome.note());
+            out.println("done in " + duration(wallMs) + ": " + outcome.note());
             out.flush();
         }
         return Optional.empty();
