@@ -152,7 +152,7 @@ record SubmissionConfig(String division, String submitter, String checkerVersion
         }
         final Rehearsal rehearsal = new Rehearsal(positive(c, "rehearsal.min_duration_ms", "2000"),
             positive(c, "rehearsal.measure_ms", "2000"),
-            words(c.get("rehearsal.peak_args", "--duration-ms 1000 --repeats 1 --resolution 0.25 --max-runs 6")));
+            words(c.get("rehearsal.peak_args", "--duration-ms 1000 --repeats 1 --resolution 0.25 --max-runs 12")));
         final List<String> unread = c.unreadKeys();
         if (!unread.isEmpty())
         {
@@ -216,7 +216,7 @@ record SubmissionConfig(String division, String submitter, String checkerVersion
         }
         return new Benchmark(b, c.required(p + "mlperf_model"), c.get(p + "loadgen_model", b), scenarios,
             words(c.get(p + "run", "")), accuracy, positive(c, p + "dataset_size", null), dtype, serverTarget, margin,
-            words(c.get(p + "peak_args", "--duration-ms 60000 --repeats 3 --resolution 0.02 --max-runs 30")),
+            words(c.get(p + "peak_args", "--duration-ms 30000 --repeats 2 --resolution 0.05 --max-runs 16")),
             offline, positive(c, p + "measure_ms", "20000"), userConf, measurements);
     }
 
