@@ -1,4 +1,5 @@
-// Checks jlg_cuda_topk against a CPU reference of the same order on a GPU; exits 77 (skipped) without one.
+// Checks jlg_cuda_topk against a CPU reference of the same order, and the dense-chain kernels (input prologue,
+// bias/relu, softmax) against the same arithmetic on the CPU, on a GPU; exits 77 (skipped) without one.
 #include <cuda_runtime.h>
 #include <math.h>
 #include <stdio.h>
@@ -88,6 +89,117 @@ static int check(int rows, int cols, int k, unsigned seed)
     return failures != 0;
 }
 
+// The prologue (uint8 -> float, * scale, - per-feature mean, / std) and bias/relu must round as the CPU does, step by
+// step: equal bits. Softmax within 1e-6.
+static int check_dense(int rows, int cols, unsigned seed)
+{
+    const size_t n = (size_t)rows * (size_t)cols;
+    unsigned char *input = (unsigned char *)malloc(n);
+    float *constants = (float *)malloc(3 * (size_t)cols * sizeof(float));
+    float *bias = (float *)malloc((size_t)cols * sizeof(float));
+    float *expected = (float *)malloc(n * sizeof(float));
+    float *actual = (float *)malloc(n * sizeof(float));
+    srand(seed);
+    for (size_t i = 0; i < n; i++)
+    {
+        input[i] = (unsigned char)(rand() % 256);
+    }
+    for (int c = 0; c < cols; c++)
+    {
+        constants[c] = 1.0f / 255.0f;
+        constants[cols + c] = (float)(rand() % 1000) / 1000.0f;
+        constants[2 * cols + c] = 0.25f + (float)(rand() % 1000) / 1000.0f;
+        bias[c] = (float)(rand() % 2000 - 1000) / 1000.0f;
+    }
+    // op codes: step 0 multiply (0), step 1 subtract (2), step 2 divide (3)
+    const int64_t ops = 0 | (2 << 4) | (3 << 8);
+    for (size_t i = 0; i < n; i++)
+    {
+        const int c = (int)(i % (size_t)cols);
+        volatile float v = (float)input[i];
+        v = v * constants[c];
+        v = v - constants[cols + c];
+        v = v / constants[2 * cols + c];
+        v = v + bias[c];
+        expected[i] = v > 0.0f ? v : 0.0f;
+    }
+    unsigned char *dInput = NULL;
+    float *dOut = NULL;
+    float *dConstants = NULL;
+    float *dBias = NULL;
+    if (cudaMalloc((void **)&dInput, n) != cudaSuccess || cudaMalloc((void **)&dOut, n * sizeof(float)) != cudaSuccess
+        || cudaMalloc((void **)&dConstants, 3 * (size_t)cols * sizeof(float)) != cudaSuccess
+        || cudaMalloc((void **)&dBias, (size_t)cols * sizeof(float)) != cudaSuccess)
+    {
+        fprintf(stderr, "cudaMalloc failed\n");
+        return 1;
+    }
+    cudaMemcpy(dInput, input, n, cudaMemcpyHostToDevice);
+    cudaMemcpy(dConstants, constants, 3 * (size_t)cols * sizeof(float), cudaMemcpyHostToDevice);
+    cudaMemcpy(dBias, bias, (size_t)cols * sizeof(float), cudaMemcpyHostToDevice);
+    int error = jlg_cuda_dense_input(dInput, 1, dOut, rows, cols, dConstants, ops, 3, NULL);
+    if (error == 0)
+    {
+        error = jlg_cuda_bias_activation(dOut, dBias, rows, cols, 1, NULL);
+    }
+    if (error != 0 || cudaDeviceSynchronize() != cudaSuccess)
+    {
+        fprintf(stderr, "dense kernels: %s\n", jlg_cuda_error_string(error));
+        return 1;
+    }
+    cudaMemcpy(actual, dOut, n * sizeof(float), cudaMemcpyDeviceToHost);
+    int failures = 0;
+    for (size_t i = 0; i < n; i++)
+    {
+        if (memcmp(&expected[i], &actual[i], sizeof(float)) != 0 && failures++ < 5)
+        {
+            fprintf(stderr, "dense rows %d cols %d: element %zu is %.9g, expected %.9g\n", rows, cols, i,
+                (double)actual[i], (double)expected[i]);
+        }
+    }
+    // Softmax of the same rows in place.
+    error = jlg_cuda_softmax(dOut, rows, cols, NULL);
+    if (error != 0 || cudaDeviceSynchronize() != cudaSuccess)
+    {
+        fprintf(stderr, "jlg_cuda_softmax: %s\n", jlg_cuda_error_string(error));
+        return 1;
+    }
+    cudaMemcpy(actual, dOut, n * sizeof(float), cudaMemcpyDeviceToHost);
+    for (int r = 0; r < rows; r++)
+    {
+        const float *row = expected + (size_t)r * (size_t)cols;
+        double max = -INFINITY;
+        double sum = 0;
+        for (int c = 0; c < cols; c++)
+        {
+            max = row[c] > max ? row[c] : max;
+        }
+        for (int c = 0; c < cols; c++)
+        {
+            sum += exp(row[c] - max);
+        }
+        for (int c = 0; c < cols; c++)
+        {
+            const double p = exp(row[c] - max) / sum;
+            if (fabs(p - actual[(size_t)r * (size_t)cols + (size_t)c]) > 1e-6 && failures++ < 5)
+            {
+                fprintf(stderr, "softmax row %d col %d: %.9g, expected %.9g\n", r, c,
+                    (double)actual[(size_t)r * (size_t)cols + (size_t)c], p);
+            }
+        }
+    }
+    cudaFree(dInput);
+    cudaFree(dOut);
+    cudaFree(dConstants);
+    cudaFree(dBias);
+    free(input);
+    free(constants);
+    free(bias);
+    free(expected);
+    free(actual);
+    return failures != 0;
+}
+
 int main(void)
 {
     int devices = 0;
@@ -109,6 +221,9 @@ int main(void)
     failed |= check(64, 1000, 5, 3);
     failed |= check(3, 1001, 64, 4);
     failed |= check(1024, 129, 3, 5);
+    failed |= check_dense(1, 784, 6);
+    failed |= check_dense(300, 784, 7);
+    failed |= check_dense(33, 1000, 8);
     printf("jlg_cuda_test: %s\n", failed ? "FAILED" : "ok");
     return failed;
 }

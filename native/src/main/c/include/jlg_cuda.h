@@ -34,6 +34,33 @@ enum { JLG_TOPK_MAX = 64 };
  */
 int32_t jlg_cuda_topk(const float *logits, int32_t *ids, int32_t rows, int32_t cols, int32_t k, void *stream);
 
+/**
+ * The input prologue of a dense chain, enqueued on a stream: out[r * cols + c] = the element converted to float
+ * (input_type 0 float32, 1 uint8, 2 int8), then each of `steps` operations in order with
+ * constants[s * cols + c]: op codes 0 multiply, 1 add, 2 subtract, 3 divide, 4 bits each in op_codes (step 0 in the
+ * lowest bits). Each operation is rounded on its own (no fused multiply-add), as a CPU runtime computes them.
+ *
+ * @return cudaSuccess, cudaErrorInvalidValue for bad sizes, or the launch error.
+ */
+int32_t jlg_cuda_dense_input(const void *input, int32_t input_type, float *out, int32_t rows, int32_t cols,
+    const float *constants, int64_t op_codes, int32_t steps, void *stream);
+
+/**
+ * Bias and activation in place after a GEMM: y[r * cols + c] = act(y[r * cols + c] + bias[c]); bias may be NULL;
+ * activation 0 none, 1 relu.
+ *
+ * @return cudaSuccess, cudaErrorInvalidValue for bad sizes, or the launch error.
+ */
+int32_t jlg_cuda_bias_activation(float *y, const float *bias, int32_t rows, int32_t cols, int32_t activation,
+    void *stream);
+
+/**
+ * Softmax of each row of rows x cols floats, in place (one block per row).
+ *
+ * @return cudaSuccess, cudaErrorInvalidValue for bad sizes, or the launch error.
+ */
+int32_t jlg_cuda_softmax(float *y, int32_t rows, int32_t cols, void *stream);
+
 /** cudaRuntimeGetVersion(3) of the runtime this library is linked with (e.g. 13000). */
 int32_t jlg_cuda_runtime_version(int32_t *version);
 

@@ -75,6 +75,93 @@ public final class CudaKernels
     }
 
     /**
+     * Enqueues the dense-chain input prologue ({@code jlg_cuda_dense_input}): each element converted to float
+     * (input type 0 float32, 1 uint8, 2 int8), then {@code steps} operations (4-bit codes in {@code opCodes}: 0
+     * multiply, 1 add, 2 subtract, 3 divide) with {@code constants[s * cols + c]}. Allocates nothing.
+     *
+     * @param input     device address of the input.
+     * @param inputType the input's element type code.
+     * @param output    device address of {@code rows x cols} floats.
+     * @param rows      rows.
+     * @param cols      features per row.
+     * @param constants device address of {@code steps x cols} floats.
+     * @param opCodes   the packed operations.
+     * @param steps     0 to 15.
+     * @param stream    the {@code cudaStream_t}.
+     * @return the launch's cudaError_t.
+     */
+    public static int denseInput(final long input, final int inputType, final long output, final int rows,
+        final int cols, final long constants, final long opCodes, final int steps, final long stream)
+    {
+        try
+        {
+            return (int)Dense.INPUT.invokeExact(input, inputType, output, rows, cols, constants, opCodes, steps,
+                stream);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    /**
+     * Enqueues bias and activation in place after a GEMM ({@code jlg_cuda_bias_activation}). Allocates nothing.
+     *
+     * @param y          device address of {@code rows x cols} floats.
+     * @param bias       device address of {@code cols} floats, or 0.
+     * @param rows       rows.
+     * @param cols       columns.
+     * @param activation 0 none, 1 relu.
+     * @param stream     the {@code cudaStream_t}.
+     * @return the launch's cudaError_t.
+     */
+    public static int biasActivation(final long y, final long bias, final int rows, final int cols,
+        final int activation, final long stream)
+    {
+        try
+        {
+            return (int)Dense.BIAS_ACTIVATION.invokeExact(y, bias, rows, cols, activation, stream);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    /**
+     * Enqueues a softmax of each row in place ({@code jlg_cuda_softmax}). Allocates nothing.
+     *
+     * @param y      device address of {@code rows x cols} floats.
+     * @param rows   rows.
+     * @param cols   columns.
+     * @param stream the {@code cudaStream_t}.
+     * @return the launch's cudaError_t.
+     */
+    public static int softmax(final long y, final int rows, final int cols, final long stream)
+    {
+        try
+        {
+            return (int)Dense.SOFTMAX.invokeExact(y, rows, cols, stream);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    /**
      * @return the version of the CUDA runtime the library is linked with, e.g. 13000.
      * @throws IllegalStateException when the runtime cannot say (no driver).
      */
@@ -108,5 +195,21 @@ public final class CudaKernels
         static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(JlgCuda.jlg_cuda_topk$address(),
             FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG,
                 ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+    }
+
+    private static final class Dense
+    {
+        // Pointers as 64-bit integers, as for TopK.
+        static final MethodHandle INPUT = Linker.nativeLinker().downcallHandle(JlgCuda.jlg_cuda_dense_input$address(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+        static final MethodHandle BIAS_ACTIVATION = Linker.nativeLinker().downcallHandle(
+            JlgCuda.jlg_cuda_bias_activation$address(), FunctionDescriptor.of(ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_LONG, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
+        static final MethodHandle SOFTMAX = Linker.nativeLinker().downcallHandle(JlgCuda.jlg_cuda_softmax$address(),
+            FunctionDescriptor.of(ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG, ValueLayout.JAVA_INT,
+                ValueLayout.JAVA_INT, ValueLayout.JAVA_LONG));
     }
 }

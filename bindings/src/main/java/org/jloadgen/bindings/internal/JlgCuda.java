@@ -24,12 +24,14 @@ public final class JlgCuda
 {
     /** C {@code int} and {@code int32_t}. */
     public static final ValueLayout.OfInt C_INT = ValueLayout.JAVA_INT;
+    /** C {@code int64_t}. */
+    public static final ValueLayout.OfLong C_LONG = ValueLayout.JAVA_LONG;
     /** C {@code void *}. */
     public static final AddressLayout C_POINTER =
         ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE));
     /** Names of the functions bound here, in the order of the allow-list. */
-    public static final List<String> FUNCTIONS = List.of("jlg_cuda_topk", "jlg_cuda_runtime_version",
-        "jlg_cuda_error_string");
+    public static final List<String> FUNCTIONS = List.of("jlg_cuda_topk", "jlg_cuda_dense_input",
+        "jlg_cuda_bias_activation", "jlg_cuda_softmax", "jlg_cuda_runtime_version", "jlg_cuda_error_string");
 
     static final SymbolLookup SYMBOL_LOOKUP = symbolLookup();
 
@@ -102,6 +104,188 @@ public final class JlgCuda
         try
         {
             return (int)jlg_cuda_topk.HANDLE.invokeExact(logits, ids, rows, cols, k, stream);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_cuda_dense_input
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_POINTER, C_INT, C_INT,
+            C_POINTER, C_LONG, C_INT, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("jlg_cuda_dense_input");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_cuda_dense_input}.
+     */
+    public static FunctionDescriptor jlg_cuda_dense_input$descriptor()
+    {
+        return jlg_cuda_dense_input.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_cuda_dense_input}.
+     */
+    public static MethodHandle jlg_cuda_dense_input$handle()
+    {
+        return jlg_cuda_dense_input.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_cuda_dense_input}.
+     */
+    public static MemorySegment jlg_cuda_dense_input$address()
+    {
+        return jlg_cuda_dense_input.ADDR;
+    }
+
+    /**
+     * The input prologue of a dense chain (conversion to float, then element-wise steps), enqueued on {@code stream}.
+     *
+     * @param input see {@code jlg_cuda.h}.
+     * @param inputType see {@code jlg_cuda.h}.
+     * @param out see {@code jlg_cuda.h}.
+     * @param rows see {@code jlg_cuda.h}.
+     * @param cols see {@code jlg_cuda.h}.
+     * @param constants see {@code jlg_cuda.h}.
+     * @param opCodes see {@code jlg_cuda.h}.
+     * @param steps see {@code jlg_cuda.h}.
+     * @param stream see {@code jlg_cuda.h}.
+     * @return a cudaError_t value, 0 on success.
+     */
+    public static int jlg_cuda_dense_input(final MemorySegment input, final int inputType,
+        final MemorySegment out, final int rows, final int cols, final MemorySegment constants, final long opCodes,
+        final int steps, final MemorySegment stream)
+    {
+        try
+        {
+            return (int)jlg_cuda_dense_input.HANDLE.invokeExact(input, inputType, out, rows, cols, constants, opCodes,
+                steps, stream);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_cuda_bias_activation
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_POINTER, C_INT, C_INT,
+            C_INT, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("jlg_cuda_bias_activation");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_cuda_bias_activation}.
+     */
+    public static FunctionDescriptor jlg_cuda_bias_activation$descriptor()
+    {
+        return jlg_cuda_bias_activation.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_cuda_bias_activation}.
+     */
+    public static MethodHandle jlg_cuda_bias_activation$handle()
+    {
+        return jlg_cuda_bias_activation.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_cuda_bias_activation}.
+     */
+    public static MemorySegment jlg_cuda_bias_activation$address()
+    {
+        return jlg_cuda_bias_activation.ADDR;
+    }
+
+    /**
+     * Bias and activation (0 none, 1 relu) in place after a GEMM, enqueued on {@code stream}.
+     *
+     * @param y see {@code jlg_cuda.h}.
+     * @param bias see {@code jlg_cuda.h}.
+     * @param rows see {@code jlg_cuda.h}.
+     * @param cols see {@code jlg_cuda.h}.
+     * @param activation see {@code jlg_cuda.h}.
+     * @param stream see {@code jlg_cuda.h}.
+     * @return a cudaError_t value, 0 on success.
+     */
+    public static int jlg_cuda_bias_activation(final MemorySegment y, final MemorySegment bias, final int rows,
+        final int cols, final int activation, final MemorySegment stream)
+    {
+        try
+        {
+            return (int)jlg_cuda_bias_activation.HANDLE.invokeExact(y, bias, rows, cols, activation, stream);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_cuda_softmax
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_POINTER, C_INT, C_INT, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("jlg_cuda_softmax");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_cuda_softmax}.
+     */
+    public static FunctionDescriptor jlg_cuda_softmax$descriptor()
+    {
+        return jlg_cuda_softmax.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_cuda_softmax}.
+     */
+    public static MethodHandle jlg_cuda_softmax$handle()
+    {
+        return jlg_cuda_softmax.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_cuda_softmax}.
+     */
+    public static MemorySegment jlg_cuda_softmax$address()
+    {
+        return jlg_cuda_softmax.ADDR;
+    }
+
+    /**
+     * Softmax of each row in place, enqueued on {@code stream}.
+     *
+     * @param y see {@code jlg_cuda.h}.
+     * @param rows see {@code jlg_cuda.h}.
+     * @param cols see {@code jlg_cuda.h}.
+     * @param stream see {@code jlg_cuda.h}.
+     * @return a cudaError_t value, 0 on success.
+     */
+    public static int jlg_cuda_softmax(final MemorySegment y, final int rows, final int cols,
+        final MemorySegment stream)
+    {
+        try
+        {
+            return (int)jlg_cuda_softmax.HANDLE.invokeExact(y, rows, cols, stream);
         }
         catch (final Error | RuntimeException ex)
         {

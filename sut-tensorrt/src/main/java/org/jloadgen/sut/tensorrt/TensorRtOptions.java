@@ -2,6 +2,7 @@ package org.jloadgen.sut.tensorrt;
 
 import java.nio.file.Path;
 import java.util.HashSet;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -30,7 +31,7 @@ public final class TensorRtOptions
     public static final String OUTPUT = "output";
     /** The SUT name. */
     public static final String NAME = "name";
-    /** {@code cuda} or {@code simulated}. */
+    /** {@code cuda}, {@code tensorrt}, {@code cublas}, {@code cublas-simulated} or {@code simulated}. */
     public static final String BACKEND = "backend";
     /** GPUs to use: {@code all} or ordinals. */
     public static final String GPUS = "gpus";
@@ -102,13 +103,30 @@ public final class TensorRtOptions
     private static final Set<String> PATH_KEYS = union(DatasetDescriptor.PATH_KEYS,
         Set.of(MODEL_FILE, ENGINE, ENGINE_CACHE));
 
+    /** Options only TensorRT builds or loads engines with. */
+    public static final List<String> TENSORRT_ONLY_KEYS = List.of(ENGINE, FP16, INT8, WORKSPACE, BUILDER_OPT_LEVEL);
+
     /** The backends. */
     public enum Backend
     {
-        /** CUDA and TensorRT through JavaCPP. */
+        /** {@code cuda}: TensorRT where it is installed, else the cuBLAS backend (dense-chain models). */
         CUDA,
-        /** The in-JVM simulated device. */
-        SIMULATED
+        /** {@code tensorrt}: CUDA and TensorRT through JavaCPP, nothing else. */
+        TENSORRT,
+        /** {@code cublas}: dense-chain ONNX models on cuBLAS and the project's kernels, no TensorRT. */
+        CUBLAS,
+        /** {@code cublas-simulated}: the cublas backend's host logic on the simulated device. */
+        CUBLAS_SIMULATED,
+        /** {@code simulated}: the in-JVM simulated device. */
+        SIMULATED;
+
+        /**
+         * @return whether this backend runs on the simulated device.
+         */
+        public boolean simulated()
+        {
+            return this == SIMULATED || this == CUBLAS_SIMULATED;
+        }
     }
 
     private final String sutName;
@@ -119,11 +137,13 @@ public final class TensorRtOptions
     private final PipelineSettings pipeline;
     private final boolean batchGiven;
     private final SimulationSettings simulation;
+    private final List<String> tensorRtOnly;
 
     private TensorRtOptions(final String sutName, final Backend backend, final int[] gpus,
         final DatasetDescriptor dataset, final EngineSettings engine, final PipelineSettings pipeline,
-        final boolean batchGiven, final SimulationSettings simulation)
+        final boolean batchGiven, final SimulationSettings simulation, final List<String> tensorRtOnly)
     {
+        this.tensorRtOnly = tensorRtOnly;
         this.sutName = sutName;
         this.backend = backend;
         this.gpus = gpus;
@@ -190,7 +210,7 @@ public final class TensorRtOptions
                 + "slab)", null);
         }
         final Backend backend = backend(o);
-        if (backend == Backend.CUDA)
+        if (!backend.simulated())
         {
             for (final String key : o.keys())
             {
@@ -201,8 +221,14 @@ public final class TensorRtOptions
                 }
             }
         }
+        final List<String> tensorRtOnly = TENSORRT_ONLY_KEYS.stream().filter(o::has).toList();
+        if ((backend == Backend.CUBLAS || backend == Backend.CUBLAS_SIMULATED) && !tensorRtOnly.isEmpty())
+        {
+            throw new IllegalArgumentException(tensorRtOnly.get(0) + " applies to the TensorRT backend only, not to "
+                + "backend=" + o.string(BACKEND).strip() + " (" + o.origin(tensorRtOnly.get(0)) + ")");
+        }
         return new TensorRtOptions(o.string(NAME), backend, gpus(o), dataset, engine, pipeline, o.has(BATCH),
-            simulation(o));
+            simulation(o), tensorRtOnly);
     }
 
     private static Postprocess postprocess(final SutOptions o, final String value)
@@ -240,8 +266,11 @@ public final class TensorRtOptions
         return switch (v)
         {
             case "cuda" -> Backend.CUDA;
+            case "tensorrt" -> Backend.TENSORRT;
+            case "cublas" -> Backend.CUBLAS;
+            case "cublas-simulated" -> Backend.CUBLAS_SIMULATED;
             case "simulated" -> Backend.SIMULATED;
-            default -> throw o.invalid(BACKEND, "cuda or simulated", null);
+            default -> throw o.invalid(BACKEND, "cuda, tensorrt, cublas, cublas-simulated or simulated", null);
         };
     }
 
@@ -385,6 +414,15 @@ public final class TensorRtOptions
     public boolean batchGiven()
     {
         return batchGiven;
+    }
+
+    /**
+     * @return the TensorRT-only options given ({@link #TENSORRT_ONLY_KEYS}), which keep {@code backend=cuda} from
+     *         falling back to the cublas backend.
+     */
+    public List<String> tensorRtOnly()
+    {
+        return tensorRtOnly;
     }
 
     /**

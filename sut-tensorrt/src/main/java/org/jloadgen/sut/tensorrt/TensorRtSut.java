@@ -452,7 +452,9 @@ public final class TensorRtSut implements AbortableSut, AutoCloseable
             opened.push(dataset);
             settings = batchSettings(options.pipeline(), input, model);
             settings = settings.withPostprocess(postprocess(settings.postprocess(), output, model, first));
-            name = options.sutName() != null ? options.sutName() : "TensorRT(" + model + ")";
+            name = options.sutName() != null ? options.sutName()
+                : (backend instanceof org.jloadgen.sut.tensorrt.dense.DenseBackend ? "cuBLAS(" : "TensorRT(") + model
+                    + ")";
             statistics = new SutStatistics(name, settings.maxBatchSize(), List.of(GpuPipeline.STAGE_ENQUEUE,
                 GpuPipeline.STAGE_H2D, GpuPipeline.STAGE_INFER, GpuPipeline.STAGE_D2H));
             final boolean dynamic = input.shape()[0] < 0;

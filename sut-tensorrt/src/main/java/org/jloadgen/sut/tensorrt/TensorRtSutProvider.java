@@ -5,9 +5,12 @@ import java.util.Optional;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
+import org.jloadgen.sut.tensorrt.cuda.CublasBackend;
 import org.jloadgen.sut.tensorrt.cuda.CudaBackend;
+import org.jloadgen.sut.tensorrt.cuda.CudaProbe;
 import org.jloadgen.sut.tensorrt.device.DeviceBackend;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
+import org.jloadgen.sut.tensorrt.simulated.SimulatedDenseBackend;
 
 /**
  * {@code --sut tensorrt}: an ONNX model (or a serialized engine) on TensorRT and CUDA, on every GPU, with NVIDIA's
@@ -31,26 +34,60 @@ public final class TensorRtSutProvider implements SutProvider
     {
         return "an ONNX model on TensorRT 10 + CUDA (JavaCPP) with per-GPU copy/inference streams, CUDA graphs and "
             + "device top-k: --model-file, --dataset, --labels, --sut-opt batch=,copy-streams=,graphs=,"
-            + "start-from-device=,postprocess=,backend=simulated (no GPU); see sut-tensorrt/README.md";
+            + "start-from-device=,postprocess=,backend=cublas (no TensorRT),simulated (no GPU); see "
+            + "sut-tensorrt/README.md";
     }
 
     @Override
     public SutInstance create(final SutContext context)
     {
         final TensorRtOptions options = TensorRtOptions.parse(context.options(), context.scenario());
-        final TensorRtSut sut = TensorRtSut.open(options, backend(options), System.out);
+        final TensorRtSut sut = TensorRtSut.open(options, backend(options, System.out), System.out);
         return SutInstance.of(sut, sut.library(), sut, sut.statistics(),
             log -> sut.hasLabels() ? Optional.of(sut.accuracy(log).describe()) : Optional.empty());
     }
 
     /**
      * @param options parsed options.
-     * @return the backend they name: the simulated device, or CUDA after the probe.
+     * @return the backend they name (the fallback to cuBLAS announced on standard output).
      * @throws IllegalArgumentException saying what is missing for CUDA.
      */
     static DeviceBackend backend(final TensorRtOptions options)
     {
-        return options.backend() == TensorRtOptions.Backend.SIMULATED ? new SimulatedBackend(options.simulation())
-            : CudaBackend.open();
+        return backend(options, System.out);
+    }
+
+    /**
+     * @param options parsed options.
+     * @param console where the fallback from TensorRT to cuBLAS is announced, or {@code null}.
+     * @return the backend they name: a simulated device, TensorRT or cuBLAS after the probe; {@code cuda} takes
+     *         TensorRT where the probe finds it, else cuBLAS where that is there (and no TensorRT-only option was
+     *         given).
+     * @throws IllegalArgumentException saying what is missing for CUDA.
+     */
+    static DeviceBackend backend(final TensorRtOptions options, final java.io.PrintStream console)
+    {
+        return switch (options.backend())
+        {
+            case SIMULATED -> new SimulatedBackend(options.simulation());
+            case CUBLAS_SIMULATED -> new SimulatedDenseBackend(options.simulation());
+            case TENSORRT -> CudaBackend.open();
+            case CUBLAS -> CublasBackend.open();
+            case CUDA ->
+            {
+                final CudaProbe.Result tensorRt = CudaProbe.run();
+                if (tensorRt.usable() || !options.tensorRtOnly().isEmpty() || !CudaProbe.runCublas().usable())
+                {
+                    yield CudaBackend.open();
+                }
+                if (console != null)
+                {
+                    console.println("jloadgen: tensorrt: " + tensorRt.problem().replace(" " + CudaProbe.HINT + ".", "")
+                        + " -- the cublas backend runs the model instead (--sut-opt backend=tensorrt insists on "
+                        + "TensorRT)");
+                }
+                yield CublasBackend.open();
+            }
+        };
     }
 }

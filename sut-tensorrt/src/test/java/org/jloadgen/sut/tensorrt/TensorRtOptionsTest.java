@@ -150,8 +150,8 @@ class TensorRtOptionsTest
         assertTrue(error(TestScenario.OFFLINE, "postprocess", "topk:65").startsWith("postprocess must be"));
         assertEquals("completion-wait must be spin, yield, backoff, sleep or block, got 'nap' (--sut-opt)",
             error(TestScenario.OFFLINE, "completion-wait", "nap"));
-        assertEquals("backend must be cuda or simulated, got 'opencl' (--sut-opt)", error(TestScenario.OFFLINE,
-            "backend", "opencl"));
+        assertEquals("backend must be cuda, tensorrt, cublas, cublas-simulated or simulated, got 'opencl' "
+            + "(--sut-opt)", error(TestScenario.OFFLINE, "backend", "opencl"));
         assertEquals("raw-outputs must be copy or on-demand, got 'never' (--sut-opt)", error(TestScenario.OFFLINE,
             "raw-outputs", "never"));
         assertEquals("gpus must be all or device ordinals such as 0,1, got 'first' (--sut-opt)",

@@ -25,6 +25,10 @@ public final class CudaProbe
     public static final String RUNTIME_LIBRARY = "libcudart.so.13";
     /** TensorRT. */
     public static final String TENSORRT_LIBRARY = "libnvinfer.so.10";
+    /** cuBLAS, which the cublas backend needs instead of TensorRT. */
+    public static final String CUBLAS_LIBRARY = "libcublas.so.13";
+    /** cuBLAS's Lt library, which libcublas loads. */
+    public static final String CUBLAS_LT_LIBRARY = "libcublasLt.so.13";
     /** TensorRT's ONNX parser. */
     public static final String ONNX_PARSER_LIBRARY = "libnvonnxparser.so.10";
     /** The lowest driver CUDA version the CUDA 13 runtime runs on (13.0). */
@@ -54,22 +58,55 @@ public final class CudaProbe
          */
         public String describe()
         {
-            return usable ? String.format(Locale.ROOT, "driver for CUDA %d.%d, %d GPU%s, TensorRT %s",
-                driverCuda / 1000, driverCuda % 1000 / 10, devices, devices == 1 ? "" : "s", tensorRt) : problem;
+            return usable ? String.format(Locale.ROOT, "driver for CUDA %d.%d, %d GPU%s, %s",
+                driverCuda / 1000, driverCuda % 1000 / 10, devices, devices == 1 ? "" : "s", tensorRt == null
+                    ? "cuBLAS 13 (no TensorRT needed)" : "TensorRT " + tensorRt) : problem;
         }
     }
 
     /**
-     * Prints what the probe found ({@code sut-tensorrt/gpu-check} runs this first).
+     * Prints what the probe found for each backend ({@code sut-tensorrt/gpu-check} and the device bundle's
+     * {@code run} start with this): exit code 0 when the backend asked for can run, 2 when not.
      *
-     * @param args none.
+     * @param args {@code --tensorrt} (the default) or {@code --cublas}.
      */
     public static void main(final String[] args)
     {
-        final Result result = run();
-        System.out.println(result.usable() ? "gpu-check: CUDA probe: " + result.describe()
-            : "gpu-check: CUDA probe: " + result.problem());
-        System.exit(result.usable() ? 0 : 2);
+        final boolean cublas = args.length > 0 && "--cublas".equals(args[0]);
+        final Result tensorRt = run();
+        final Result dense = runCublas();
+        System.out.println("gpu-check: CUDA probe, TensorRT backend: " + tensorRt.describe());
+        System.out.println("gpu-check: CUDA probe, cublas backend: " + dense.describe());
+        System.exit((cublas ? dense : tensorRt).usable() ? 0 : 2);
+    }
+
+    /**
+     * Runs the probe for the cublas backend (driver, CUDA runtime, cuBLAS; no TensorRT) with the process's library
+     * path.
+     *
+     * @return the result; never throws.
+     */
+    public static Result runCublas()
+    {
+        return runCublas(CudaProbe::lookup);
+    }
+
+    /**
+     * Runs the probe for the cublas backend with a given way of opening libraries.
+     *
+     * @param libraries opens a library by file name.
+     * @return the result; never throws.
+     */
+    public static Result runCublas(final Libraries libraries)
+    {
+        try
+        {
+            return probe(libraries, false);
+        }
+        catch (final Throwable t)
+        {
+            return failed("probing CUDA failed unexpectedly: " + t, 0, 0);
+        }
     }
 
     /**
@@ -92,7 +129,7 @@ public final class CudaProbe
     {
         try
         {
-            return probe(libraries);
+            return probe(libraries, true);
         }
         catch (final Throwable t)
         {
@@ -113,7 +150,7 @@ public final class CudaProbe
         Optional<SymbolLookup> open(String fileName);
     }
 
-    private static Result probe(final Libraries libraries) throws Throwable
+    private static Result probe(final Libraries libraries, final boolean tensorRtNeeded) throws Throwable
     {
         final Optional<SymbolLookup> driver = libraries.open(DRIVER_LIBRARY);
         if (driver.isEmpty())
@@ -152,6 +189,19 @@ public final class CudaProbe
             {
                 return failed("the CUDA 13 runtime " + RUNTIME_LIBRARY + " was not found: install the CUDA 13 "
                     + "runtime and put its lib64 folder on LD_LIBRARY_PATH", devices, driverCuda);
+            }
+            if (!tensorRtNeeded)
+            {
+                for (final String library : new String[] {CUBLAS_LT_LIBRARY, CUBLAS_LIBRARY})
+                {
+                    if (libraries.open(library).isEmpty())
+                    {
+                        return failed("cuBLAS (" + library + ") was not found: install CUDA 13's cuBLAS (or a Python "
+                            + "environment's nvidia cuBLAS wheel) and put its lib folder on LD_LIBRARY_PATH", devices,
+                            driverCuda);
+                    }
+                }
+                return new Result(true, null, devices, driverCuda, null);
             }
             final Optional<SymbolLookup> nvinfer = libraries.open(TENSORRT_LIBRARY);
             if (nvinfer.isEmpty())

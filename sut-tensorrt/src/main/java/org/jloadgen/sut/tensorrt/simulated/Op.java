@@ -19,7 +19,9 @@ final class Op
         /** Top-k of {@code rows x cols} logits at {@code source} into {@code destination}. */
         TOPK,
         /** Run {@code graph}'s ops. */
-        GRAPH
+        GRAPH,
+        /** A kernel of the cublas backend's dense chain ({@code kernel}: a {@code SimulatedDenseKernels} code). */
+        DENSE
     }
 
     /** Copy directions. */
@@ -45,6 +47,13 @@ final class Op
     long generation;
     SimulatedContext context;
     SimulatedGraph graph;
+    int kernel;
+    long weights;
+    long aux;
+    long codes;
+    int inner;
+    int flags;
+    float scale;
 
     Op copy()
     {
@@ -61,6 +70,13 @@ final class Op
         op.generation = generation;
         op.context = context;
         op.graph = graph;
+        op.kernel = kernel;
+        op.weights = weights;
+        op.aux = aux;
+        op.codes = codes;
+        op.inner = inner;
+        op.flags = flags;
+        op.scale = scale;
         return op;
     }
 

@@ -216,6 +216,18 @@ public final class SimulatedGpu implements Gpu
         return true;
     }
 
+    /**
+     * Checks that a kernel's operand lies in device memory, as a kernel that reads past its buffer faults.
+     *
+     * @param address the operand.
+     * @param bytes   its size.
+     * @param what    for the message.
+     */
+    void checkDeviceOperand(final long address, final long bytes, final String what)
+    {
+        requireDevice(address, bytes, what);
+    }
+
     void checkCopy(final Op.Direction direction, final long destination, final long source, final long bytes)
     {
         switch (direction)

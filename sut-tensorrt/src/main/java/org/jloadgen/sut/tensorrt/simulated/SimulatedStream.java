@@ -145,6 +145,24 @@ final class SimulatedStream implements DeviceStream
         submit(op);
     }
 
+    void dense(final int kernel, final long source, final long destination, final long weights, final long aux,
+        final long codes, final int rows, final int cols, final int inner, final int flags, final float scale)
+    {
+        final Op op = claim(Op.Kind.DENSE);
+        op.kernel = kernel;
+        op.source = source;
+        op.destination = destination;
+        op.weights = weights;
+        op.aux = aux;
+        op.codes = codes;
+        op.rows = rows;
+        op.cols = cols;
+        op.inner = inner;
+        op.flags = flags;
+        op.scale = scale;
+        submit(op);
+    }
+
     void launch(final SimulatedGraph graph)
     {
         final Op op = claim(Op.Kind.GRAPH);
@@ -241,6 +259,13 @@ final class SimulatedStream implements DeviceStream
             }
             case INFER -> gpu.runInference(op.context, op.rows, op.source, op.destination);
             case TOPK -> executeTopK(op);
+            case DENSE ->
+            {
+                if (!gpu.failed())
+                {
+                    SimulatedDenseKernels.execute(gpu, op, EVERYTHING);
+                }
+            }
             case GRAPH ->
             {
                 gpu.graphLaunched(op.graph);
