@@ -15,8 +15,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The kernel library through FFM. Where nvcc built it (and the CUDA runtime loads), the calls that need no GPU run
- * here: the runtime version and the argument checks of the top-k and dense launchers. The kernel's results are checked on a
- * GPU by native/src/test/cuda/jlg_cuda_test.cu (ctest) and the TensorRT SUT's GPU tests.
+ * here: the runtime version and the argument checks of the top-k and dense launchers. The kernel's results are
+ * checked on a GPU by native/src/test/cuda/jlg_cuda_test.cu (ctest) and the TensorRT SUT's GPU tests.
  */
 class CudaKernelsTest
 {

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assumptions.assumeFalse;
 import java.io.IOException;
 import java.nio.file.Path;
 
-import org.jloadgen.cli.Main;
+import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.sut.SutStatistics;
 import org.jloadgen.sut.cpu.FashionMnist;
 import org.jloadgen.sut.cpu.ModelDescriptor;
@@ -35,7 +35,7 @@ class CublasCliTest
             "--sut-opt", "header-bytes=16", "--sut-opt", "sample-count=300", "--scenario", "Offline", "--mode",
             "AccuracyOnly", "--sut-opt", "backend=cublas-simulated", "--sut-opt", "engine-cache=" + dir.resolve("e"),
             "--no-audit-config", "--completion-wait", "SLEEP", "--out", logs.toString());
-        assertEquals(Main.EXIT_VALID, run.exitCode(), run.out() + run.err());
+        assertEquals(ExitCodes.VALID, run.exitCode(), run.out() + run.err());
         assertTrue(run.out().contains("Accuracy: top-1 accuracy: "), run.out());
         assertTrue(run.out().contains(" of 300 samples)"), run.out());
         final SutStatistics.Snapshot stats = SutStatistics.Snapshot.read(logs.resolve(SutStatistics.FILE_NAME));
@@ -51,7 +51,7 @@ class CublasCliTest
         final CliRun run = CliRun.of("run", "--sut", "tensorrt", "--model-file", fashion.modelFile().toString(),
             "--dataset", fashion.data().dataset().toString(), "--sut-opt", "header-bytes=16", "--sut-opt",
             "backend=cublas", "--no-audit-config", "--out", dir.resolve("logs").toString());
-        assertEquals(Main.EXIT_USAGE, run.exitCode(), run.out() + run.err());
+        assertEquals(ExitCodes.USAGE, run.exitCode(), run.out() + run.err());
         assertTrue(run.err().contains("SUT 'tensorrt' could not be started: " + CudaProbe.runCublas().problem()),
             run.err());
     }

@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.util.List;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import org.jloadgen.samples.DType;
 import org.jloadgen.sut.tensorrt.device.TensorSpec;
 import org.jloadgen.sut.tensorrt.dense.proto.OnnxDense;
 
