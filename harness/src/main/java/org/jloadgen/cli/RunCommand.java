@@ -166,13 +166,16 @@ public final class RunCommand implements Callable<Integer>
      *
      * @param runner   the test.
      * @param jobStep  what the status line starts with (a job's step, e.g. {@code [1/2] accuracy}), or {@code null}.
-     * @param progress whether to show the status line when standard error is a terminal (off with {@code --quiet}).
+     * @param progress whether to show the status line (off with {@code --quiet}): live on a terminal, else a plain
+     *                 line every 10 s.
      * @return its result.
      */
     public static TestResult runWithStatusLine(final TestRunner runner, final String jobStep, final boolean progress)
     {
         final ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
-            progress && ProgressLine.stderrIsTerminal());
+            !progress ? ProgressLine.Output.OFF
+                : ProgressLine.stderrIsTerminal() ? ProgressLine.Output.LIVE : ProgressLine.Output.PLAIN,
+            TerminalWidth::columns);
         try
         {
             return runner.run();

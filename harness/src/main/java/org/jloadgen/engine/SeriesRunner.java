@@ -109,6 +109,7 @@ final class SeriesRunner
     void load(final LoadableSet set)
     {
         detail.log("loaded_qsl_set", set.indices());
+        status.preparing(String.format(java.util.Locale.ROOT, "loading %,d samples", set.size()));
         qsl.loadSamplesToRam(set.indices());
     }
 
@@ -145,6 +146,7 @@ final class SeriesRunner
         final double accuracyLogOffset = StdRandom.uniformReal01(new Mt19937(settings.accuracyLogRngSeed));
         final double probability = performance ? AccuracyLogSampling.probability(settings) : 1.0;
 
+        status.preparing("generating the trace");
         return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
             new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode);
     }
@@ -154,6 +156,7 @@ final class SeriesRunner
      */
     SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
     {
+        status.preparing("building the replayed trace");
         return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY);
     }
 
@@ -172,6 +175,8 @@ final class SeriesRunner
             detail.log("generated_query_duration", trace.durationNs());
             detail.unstamp();
 
+            status.preparing(options.startupMs() > 0 && !startedUp ? "SyLT start-up: the SUT idles"
+                : "preparing the recorders");
             startUp();
             final String label = "series: " + settings.scenario + " " + seriesMode + " target_qps "
                 + CFormat.stdToString(settings.targetQps);
@@ -207,6 +212,7 @@ final class SeriesRunner
                 event.begin();
                 final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
                 event.end();
+                status.preparing("computing the results and writing the logs");
                 event.queriesIssued = outcome.queriesIssued();
                 event.commit();
                 if (logs.latencyLog() != null && histogram != null)
