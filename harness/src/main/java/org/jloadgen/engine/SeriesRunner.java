@@ -148,7 +148,8 @@ final class SeriesRunner
 
         status.preparing("generating the trace");
         return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
-            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode);
+            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode,
+            false);
     }
 
     /**
@@ -157,13 +158,15 @@ final class SeriesRunner
     SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
     {
         status.preparing("building the replayed trace");
-        return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY);
+        return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY,
+            true);
     }
 
     /**
      * Issues a generated (or replayed) trace and logs what happened; closes the trace.
      */
-    private SeriesRun runTrace(final EffectiveSettings settings, final Trace trace, final TestMode seriesMode)
+    private SeriesRun runTrace(final EffectiveSettings settings, final Trace trace, final TestMode seriesMode,
+        final boolean replayed)
     {
         final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
         final RunFiles files = logs.files();
@@ -252,7 +255,8 @@ final class SeriesRunner
                 // Every number is computed here, while the slots holding the latencies still exist.
                 final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
                     outcome.stoppedBecause());
-                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end));
+                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end,
+                    replayed));
             }
         }
     }

@@ -1,6 +1,7 @@
 package org.jloadgen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -321,6 +322,30 @@ class CliTest
         assertEquals(Main.EXIT_VALID, text.exitCode(), text.err());
         assertTrue(text.out().startsWith("Q 0 "), text.out());
         assertEquals(3, text.out().lines().count());
+    }
+
+    @Test
+    void shouldAdviseAShortReplayOnWhatAReplayCanChangeNotTheTargetQps() throws IOException
+    {
+        final Path csv = Files.writeString(dir.resolve("short.csv"), "0,1\n1000000,2\n2000000,3\n");
+        final Path out = dir.resolve("short-replay");
+        final Outcome r = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--trace", csv.toString(), "--qsl-total", "64", "--set", "min_duration_ms=1000",
+            "--set", "min_query_count=1", "--out", out.toString(), "--quiet");
+        assertEquals(Main.EXIT_INVALID, r.exitCode(), r.out() + r.err());
+        final String summary = Files.readString(out.resolve("mlperf_log_summary.txt"));
+        assertTrue(summary.contains("Min duration satisfied : NO"), summary);
+        assertTrue(summary.contains(" * " + org.jloadgen.results.PerformanceSummary.MIN_DURATION_RECO_REPLAY),
+            summary);
+        assertFalse(summary.contains("Increase the target QPS"), summary);
+    }
+
+    @Test
+    void shouldListTraceWithAWholeSentence()
+    {
+        final String help = jloadgen("--help").out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("trace Print the trace a test would issue, in issue order, without running anything "
+            + "(or, with --generate, write a SyLT Poisson trace to replay)."), help);
     }
 
     @Test
