@@ -341,6 +341,34 @@ class CliTest
     }
 
     @Test
+    void shouldListASutsOptionsWithTypesDefaultsAndMeaningsUnderHelp()
+    {
+        final Outcome help = jloadgen("run", "--sut", "synthetic", "--help");
+        assertEquals(Main.EXIT_VALID, help.exitCode(), help.err());
+        assertTrue(help.out().contains("Usage: jloadgen run"), help.out());
+        assertTrue(help.out().contains("Options of --sut synthetic (--sut-opt KEY=VALUE"), help.out());
+        assertTrue(help.out().contains("  workers=<integer >= 1>  (default: 1)\n      Worker threads that serve "
+            + "batches."), help.out());
+        for (final String key : org.jloadgen.sut.synthetic.SyntheticSut.KNOWN_OPTIONS)
+        {
+            assertTrue(help.out().contains("\n  " + key + "=<"), key + " missing from\n" + help.out());
+        }
+        assertTrue(help.out().contains("\n  time=<real|simulated>  (default: real)"), help.out());
+        assertTrue(jloadgen("run", "--sut", "null", "--help").out().contains("--sut null takes no --sut-opt "
+            + "options."));
+        assertTrue(jloadgen("run", "--sut", "null-worker", "--help").out().contains(
+            "  wait=<auto|spin|park|yield|backoff|sleep>  (default: auto)"));
+        final Outcome unknown = jloadgen("run", "--sut", "nope", "--help");
+        assertEquals(Main.EXIT_USAGE, unknown.exitCode());
+        assertTrue(unknown.err().contains("unknown SUT 'nope'"), unknown.err());
+        // Without --sut, --help is the command's usage alone, which says how to get a SUT's options.
+        final Outcome plain = jloadgen("run", "--help");
+        assertFalse(plain.out().contains("Options of --sut"), plain.out());
+        assertTrue(plain.out().replaceAll("\\s+", " ").contains("--sut NAME --help lists its --sut-opt options"),
+            plain.out());
+    }
+
+    @Test
     void shouldListTraceWithAWholeSentence()
     {
         final String help = jloadgen("--help").out().replaceAll("\\s+", " ");
