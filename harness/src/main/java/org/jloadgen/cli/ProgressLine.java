@@ -36,6 +36,7 @@ final class ProgressLine implements AutoCloseable
     private volatile boolean running = true;
     private final Output output;
     private final IntSupplier columns;
+    private final long plainPeriodMs;
     private long lastCompleted = -1;
     private long lastElapsedNs;
     private String lastSeries = "";
@@ -55,8 +56,9 @@ final class ProgressLine implements AutoCloseable
     }
 
     private ProgressLine(final RunStatus status, final PrintStream err, final String jobStep, final Output output,
-        final IntSupplier columns)
+        final IntSupplier columns, final long plainPeriodMs)
     {
+        this.plainPeriodMs = plainPeriodMs;
         this.status = status;
         this.err = err;
         this.jobStep = jobStep;
@@ -91,7 +93,22 @@ final class ProgressLine implements AutoCloseable
     static ProgressLine start(final RunStatus status, final PrintStream err, final String jobStep,
         final Output output, final IntSupplier columns)
     {
-        final ProgressLine line = new ProgressLine(status, err, jobStep, output, columns);
+        return start(status, err, jobStep, output, columns, PLAIN_PERIOD_MS);
+    }
+
+    /**
+     * @param status        the running test.
+     * @param err           standard error.
+     * @param jobStep       a prefix naming the job's step, or {@code null}.
+     * @param output        how to show it.
+     * @param columns       the terminal's width, asked before each redraw of a {@link Output#LIVE} line.
+     * @param plainPeriodMs the period of a {@link Output#PLAIN} line.
+     * @return a started progress line; close it when the test ends.
+     */
+    static ProgressLine start(final RunStatus status, final PrintStream err, final String jobStep,
+        final Output output, final IntSupplier columns, final long plainPeriodMs)
+    {
+        final ProgressLine line = new ProgressLine(status, err, jobStep, output, columns, plainPeriodMs);
         if (output != Output.OFF)
         {
             line.thread.start();
@@ -182,7 +199,7 @@ final class ProgressLine implements AutoCloseable
         {
             try
             {
-                Thread.sleep(output == Output.PLAIN ? PLAIN_PERIOD_MS : PERIOD_MS);
+                Thread.sleep(output == Output.PLAIN ? plainPeriodMs : PERIOD_MS);
             }
             catch (final InterruptedException ex)
             {

@@ -172,6 +172,33 @@ class ProgressLineTest
         }
     }
 
+    @Test
+    void shouldPrintAPlainLinePeriodicallyWhereStandardErrorIsNotATerminal() throws Exception
+    {
+        final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(2_000)
+            .minDurationMs(1_500).minQueryCount(100);
+        try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:50us", "workers", "1"), null))
+        {
+            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
+                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0)
+                    .histogramIntervalMs(200), null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final ByteArrayOutputStream file = new ByteArrayOutputStream();
+            try (ProgressLine line = ProgressLine.start(runner.status(),
+                new PrintStream(file, true, StandardCharsets.UTF_8), null, ProgressLine.Output.PLAIN, () -> 20, 200))
+            {
+                runner.run();
+            }
+            // A log file gets whole lines, no carriage returns or escape sequences, and the fields in full.
+            final String written = file.toString(StandardCharsets.UTF_8);
+            assertFalse(written.contains("\r") || written.contains("\033"), written);
+            final List<String> lines = written.lines().toList();
+            assertFalse(lines.isEmpty(), written);
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("performance run | Server PerformanceOnly, target "
+                + "2,000 QPS | ") && l.contains("/1.5 s | issued ")), written);
+        }
+    }
+
     private static RunStatus.Snapshot preparing(final String what)
     {
         return new RunStatus.Snapshot("performance run", "", false, 0, 0, 0, 0, -1, what);
