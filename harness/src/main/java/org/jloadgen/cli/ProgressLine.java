@@ -13,9 +13,9 @@ import org.jloadgen.engine.RunStatus;
  * One live status line on a terminal while a test runs: the step, elapsed time against {@code min_duration},
  * samples issued and completed, the completion rate and the last interval's p99 latency; before a series issues, what
  * is being prepared (loading samples, generating the trace, the JIT warm-up). Fitted to the terminal's width at each
- * redraw ({@link StatusFields}); where standard error is not a terminal, a plain line every 10 s instead. Drawn by its own daemon
- * thread at the lowest priority, twice a second, from {@link RunStatus#snapshot()}: the issue and completion paths
- * do no work for it, and it never holds a core a SUT thread wants for longer than one redraw.
+ * redraw ({@link StatusFields}); where standard error is not a terminal, a plain line every 10 s instead. Drawn by its
+ * own daemon thread at the lowest priority, twice a second, from {@link RunStatus#snapshot()}: the issue and
+ * completion paths do no work for it, and it never holds a core a SUT thread wants for longer than one redraw.
  */
 final class ProgressLine implements AutoCloseable
 {

@@ -151,7 +151,8 @@ final class ReadmeCommands
             final Matcher m = DIRECTIVE.matcher(text);
             if (!m.matches())
             {
-                throw new IllegalArgumentException("README line " + (line + k) + ": expected 'skip|env|append|replace|needs "
+                throw new IllegalArgumentException("README line " + (line + k) + ": expected "
+                    + "'skip|env|append|replace|needs "
                     + "`command prefix` argument', got '" + text + "'");
             }
             if (m.group(3).isBlank())
