@@ -163,7 +163,7 @@ class ReadmeCommandsTest
         assertEquals(5, commands.size());
         assertEquals("it is the suite this check runs in", commands.get(0).skipReason());
         assertEquals("./scripts/test", commands.get(0).written());
-        assertEquals(12, commands.get(1).line());
+        assertEquals(13, commands.get(1).line());
         assertEquals("./jloadgen run --scenario Server --sut synthetic --set min_duration_ms=1000",
             commands.get(1).command());
         assertEquals(Map.of("A", "1", "B", "x=y"), commands.get(2).env());
