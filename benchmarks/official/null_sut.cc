@@ -58,11 +58,23 @@ class NullQsl : public mlperf::QuerySampleLibrary {
 // one per `chunk` samples (as JLoadGen's Java null SUT, which completes large queries 1024 at a time).
 class NullInlineSut : public mlperf::SystemUnderTest {
  public:
-  explicit NullInlineSut(size_t chunk) : chunk_(chunk) {}
+  NullInlineSut(size_t chunk, bool index_data) : chunk_(chunk), index_data_(index_data) {}
 
   const std::string& Name() override { return name_; }
 
   void IssueQuery(const std::vector<mlperf::QuerySample>& samples) override {
+    if (index_data_) {
+      // The accuracy log's data: each sample's QSL index as 4 little-endian bytes (the shape of
+      // testdata/official/example-logs/Accuracy-SingleStream), one call per sample.
+      for (const mlperf::QuerySample& sample : samples) {
+        const uint32_t index = static_cast<uint32_t>(sample.index);
+        uint8_t data[4] = {static_cast<uint8_t>(index), static_cast<uint8_t>(index >> 8),
+                           static_cast<uint8_t>(index >> 16), static_cast<uint8_t>(index >> 24)};
+        mlperf::QuerySampleResponse response(sample.id, reinterpret_cast<uintptr_t>(data), sizeof data);
+        mlperf::QuerySamplesComplete(&response, 1);
+      }
+      return;
+    }
     if (samples.size() == 1) {
       mlperf::QuerySampleResponse response(samples[0].id, 0, 0);
       mlperf::QuerySamplesComplete(&response, 1);
@@ -87,6 +99,7 @@ class NullInlineSut : public mlperf::SystemUnderTest {
  private:
   const std::string name_ = "NullInlineSUT";
   const size_t chunk_;
+  const bool index_data_;
 };
 
 // IssueQuery queues the samples and wakes one worker thread, which completes everything queued in one call.
@@ -155,6 +168,7 @@ struct Options {
   std::vector<std::string> assignments;
   bool worker = false;
   size_t chunk = 0;
+  bool index_data = false;
   size_t qsl_total = 1024;
   size_t qsl_performance = 0;
   mlperf::LogOutputSettings log_output;
@@ -169,9 +183,11 @@ void Usage(std::ostream& out) {
          "    [--config MLPERF_CONF] [--user-config USER_CONF] [--set FIELD=VALUE]...\n"
          "    [--completion inline|worker] [--chunk N] [--qsl-total N] [--qsl-performance N] [--out DIR]\n"
          "    [--log-prefix TEXT] [--log-suffix TEXT] [--quiet] [--chrome-trace]\n"
-         "    [--audit-config FILE | --no-audit-config] [--report FILE]\n"
+         "    [--audit-config FILE | --no-audit-config] [--report FILE] [--response-data none|index]\n"
          "Runs LoadGen's test against a null SUT (samples complete at once, no data) and writes LoadGen's logs.\n"
          "--chunk N: inline completion of a large query N samples per call (default: the whole query in one).\n"
+         "--response-data index: inline completion, one call per sample, whose data is its QSL index as 4\n"
+         "    little-endian bytes (what the accuracy log of testdata/official/example-logs shows).\n"
          "--report FILE: at the end, write the peak RSS (vmhwm_kib) and CPU ticks (cpu_ticks) for jloadgen overhead.\n"
          "--config must be LoadGen's own mlperf.conf: LoadGen 6.0.17 reads the copy compiled into it.\n";
 }
@@ -300,6 +316,12 @@ Options Parse(int argc, char** argv) {
       o.audit_config.clear();
     } else if (arg == "--report") {
       o.report = value();
+    } else if (arg == "--response-data") {
+      const std::string data = value();
+      if (data != "none" && data != "index") {
+        Fail("--response-data must be none or index, got '" + data + "'");
+      }
+      o.index_data = data == "index";
     } else {
       Usage(std::cerr);
       Fail("unknown argument '" + arg + "'");
@@ -378,7 +400,7 @@ int main(int argc, char** argv) {
     NullWorkerSut sut;
     mlperf::StartTest(&sut, &qsl, settings, log_settings, o.audit_config);
   } else {
-    NullInlineSut sut(o.chunk);
+    NullInlineSut sut(o.chunk, o.index_data);
     mlperf::StartTest(&sut, &qsl, settings, log_settings, o.audit_config);
   }
   std::cout << "Logs: " << o.log_output.outdir << "\n";

@@ -50,7 +50,8 @@ public final class OfficialBridgeBuild
     public static synchronized Properties properties()
     {
         Assumptions.assumeTrue(Files.isRegularFile(loadgenSource().resolve("loadgen.h")),
-            "no official LoadGen source at " + loadgenSource());
+            () -> "needs the official mlcommons/inference 6.0.17 sources, not at " + loadgenSource()
+                + ": set LOADGEN_DIR to the loadgen folder of a checkout (or put it at ../shared/mlperf-inference)");
         if (build == null)
         {
             try

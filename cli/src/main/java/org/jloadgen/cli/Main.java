@@ -54,6 +54,7 @@ public final class Main implements Runnable
             }
             cl.addSubcommand(name, command);
         }
+        cl.setExecutionStrategy(SutHelp::executeOrHelp);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
         {
             final PrintWriter err = commandLine.getErr();

@@ -111,7 +111,12 @@ public final class RunCommand implements Callable<Integer>
         // originalArgs() holds the whole command line ("run" included); matchedArgs() only this command's own.
         if (spec.commandLine().getParseResult().matchedArgs().isEmpty())
         {
-            return defaultJob(stdout, stderr);
+            return defaultJob(null, stdout, stderr);
+        }
+        if (onlyOutGiven())
+        {
+            // An output folder alone does not change what runs: the default job, its logs under that folder.
+            return defaultJob(out, stdout, stderr);
         }
         if (sut.listRequested())
         {
@@ -217,15 +222,30 @@ public final class RunCommand implements Callable<Integer>
         return result.valid() ? ExitCodes.VALID : ExitCodes.INVALID;
     }
 
-    private static int defaultJob(final PrintStream stdout, final PrintStream stderr) throws Exception
+    /**
+     * @return whether {@code --out} is the only option given.
+     */
+    private boolean onlyOutGiven()
+    {
+        final var parsed = spec.commandLine().getParseResult();
+        return parsed.matchedPositionals().isEmpty() && !parsed.matchedOptions().isEmpty()
+            && parsed.matchedOptions().stream().allMatch(o -> o.longestName().equals("--out"));
+    }
+
+    /**
+     * @param outDir where the logs go, or {@code null} for the job's own folder.
+     */
+    private static int defaultJob(final Path outDir, final PrintStream stdout, final PrintStream stderr)
+        throws Exception
     {
         final Optional<DefaultJob> job = SutSelection.installedDefaultJob();
         if (job.isPresent())
         {
-            stdout.println("jloadgen: default job: " + job.get().description());
-            return job.get().run(stdout, stderr);
+            stdout.println("jloadgen: default job: " + job.get().description()
+                + (outDir == null ? "" : " (--out: logs in " + outDir + " instead)"));
+            return outDir == null ? job.get().run(stdout, stderr) : job.get().run(outDir, stdout, stderr);
         }
-        final Path dir = Path.of("out", "default-synthetic");
+        final Path dir = outDir != null ? outDir : Path.of("out", "default-synthetic");
         Files.createDirectories(dir);
         stdout.println("jloadgen: default job: Server at 2000 QPS for 10 s against the synthetic SUT "
             + "(exponential 200 us service, 2 workers); no model module is installed");

@@ -30,7 +30,9 @@ import picocli.CommandLine.Option;
     name = "trace",
     mixinStandardHelpOptions = true,
     description = {
-        "Print the trace a test would issue, in issue order, without running anything:",
+        "Print the trace a test would issue, in issue order, without running anything (or, with --generate, write a "
+            + "SyLT Poisson trace to replay).",
+        "Lines:",
         "  L <qsl indices>                 each LoadSamplesToRam call",
         "  Q <scheduled_ns> <qsl indices>  each query (Server: Poisson offsets; SingleStream/MultiStream: "
             + "k * expected latency; Offline: 0)",

@@ -1,6 +1,7 @@
 package org.jloadgen.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
@@ -324,6 +325,58 @@ class CliTest
         assertEquals(ExitCodes.VALID, text.exitCode(), text.err());
         assertTrue(text.out().startsWith("Q 0 "), text.out());
         assertEquals(3, text.out().lines().count());
+    }
+
+    @Test
+    void shouldAdviseAShortReplayOnWhatAReplayCanChangeNotTheTargetQps() throws IOException
+    {
+        final Path csv = Files.writeString(dir.resolve("short.csv"), "0,1\n1000000,2\n2000000,3\n");
+        final Path out = dir.resolve("short-replay");
+        final Outcome r = jloadgen("run", "--no-audit-config", "--scenario", "Server", "--sut", "null",
+            "--trace", csv.toString(), "--qsl-total", "64", "--set", "min_duration_ms=1000",
+            "--set", "min_query_count=1", "--out", out.toString(), "--quiet");
+        assertEquals(ExitCodes.INVALID, r.exitCode(), r.out() + r.err());
+        final String summary = Files.readString(out.resolve("mlperf_log_summary.txt"));
+        assertTrue(summary.contains("Min duration satisfied : NO"), summary);
+        assertTrue(summary.contains(" * " + org.jloadgen.results.PerformanceSummary.MIN_DURATION_RECO_REPLAY),
+            summary);
+        assertFalse(summary.contains("Increase the target QPS"), summary);
+    }
+
+    @Test
+    void shouldListASutsOptionsWithTypesDefaultsAndMeaningsUnderHelp()
+    {
+        final Outcome help = jloadgen("run", "--sut", "synthetic", "--help");
+        assertEquals(ExitCodes.VALID, help.exitCode(), help.err());
+        assertTrue(help.out().contains("Usage: jloadgen run"), help.out());
+        assertTrue(help.out().contains("Options of --sut synthetic (--sut-opt KEY=VALUE"), help.out());
+        assertTrue(help.out().contains("  workers=<integer >= 1>  (default: 1)\n      Worker threads that serve "
+            + "batches."), help.out());
+        for (final String key : org.jloadgen.sut.synthetic.SyntheticSut.KNOWN_OPTIONS)
+        {
+            assertTrue(help.out().contains("\n  " + key + "=<"), key + " missing from\n" + help.out());
+        }
+        assertTrue(help.out().contains("\n  time=<real|simulated>  (default: real)"), help.out());
+        assertTrue(jloadgen("run", "--sut", "null", "--help").out().contains("--sut null takes no --sut-opt "
+            + "options."));
+        assertTrue(jloadgen("run", "--sut", "null-worker", "--help").out().contains(
+            "  wait=<auto|spin|park|yield|backoff|sleep>  (default: auto)"));
+        final Outcome unknown = jloadgen("run", "--sut", "nope", "--help");
+        assertEquals(ExitCodes.USAGE, unknown.exitCode());
+        assertTrue(unknown.err().contains("unknown SUT 'nope'"), unknown.err());
+        // Without --sut, --help is the command's usage alone, which says how to get a SUT's options.
+        final Outcome plain = jloadgen("run", "--help");
+        assertFalse(plain.out().contains("Options of --sut"), plain.out());
+        assertTrue(plain.out().replaceAll("\\s+", " ").contains("--sut NAME --help lists its --sut-opt options"),
+            plain.out());
+    }
+
+    @Test
+    void shouldListTraceWithAWholeSentence()
+    {
+        final String help = jloadgen("--help").out().replaceAll("\\s+", " ");
+        assertTrue(help.contains("trace Print the trace a test would issue, in issue order, without running anything "
+            + "(or, with --generate, write a SyLT Poisson trace to replay)."), help);
     }
 
     @Test

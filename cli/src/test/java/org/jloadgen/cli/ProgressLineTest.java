@@ -39,7 +39,7 @@ class ProgressLineTest
         final String first = line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly", true,
             2_000_000_000L, 10_000, 4_000, 3_990, 1_250_000));
         assertEquals("[2/2] performance | performance run | Server PerformanceOnly | 2.0/10.0 s | issued 4,000 "
-            + "done 3,990 | p99 1250.0 us", first);
+            + "done 3,990 | p99 1.25 ms", first);
         // The rate needs two readings: 2,000 completions in the 1 s between them.
         final String second = line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly", true,
             3_000_000_000L, 10_000, 6_000, 5_990, 900));
@@ -103,6 +103,105 @@ class ProgressLineTest
             assertTrue(last.elapsedNs() > 500_000_000L, "elapsed " + last.elapsedNs());
             assertTrue(last.intervalP99Ns() >= 50_000, "p99 from the latency log's intervals: " + last.intervalP99Ns());
             assertFalse(status.snapshot().issuing(), "between series after the end");
+            assertEquals("computing the results and writing the logs", status.snapshot().preparing());
+            assertTrue(seen.stream().noneMatch(s -> !s.issuing() && s.preparing().isEmpty()),
+                "every snapshot before issuing says what is being prepared");
         }
+    }
+
+    @Test
+    void shouldSayWhatIsBeingPrepared()
+    {
+        final ProgressLine line = ProgressLine.start(null, System.err, "[2/2] performance", false);
+        assertEquals("[2/2] performance | performance run | preparing: loading 1,024 samples",
+            line.format(preparing("loading 1,024 samples")));
+        assertEquals("[2/2] | loading 1,024 samples", line.format(preparing("loading 1,024 samples"), 30));
+    }
+
+    @Test
+    void shouldFitTheTerminalWidthDroppingTheLeastUsefulFieldsFirst()
+    {
+        assertEquals("[2/2] performance | performance run | Server PerformanceOnly, target 2,000 QPS | 5.6/20.0 s | "
+            + "issued 11,200 done 11,190 | 2,000/s | p99 2.34 ms", fitted(200));
+        assertEquals("[2/2] | target 2,000 QPS | 5.6/20.0 s | done 11,190 | 2,000/s | p99 2.34 ms", fitted(79));
+        assertEquals("target 2,000 QPS | 5.6/20.0 s | done 11,190 | p99 2.34 ms", fitted(59));
+        assertEquals("5.6/20.0 s | p99 2.34 ms", fitted(30));
+        assertEquals("5.6/20.0 s", fitted(12));
+        assertEquals("5.6/2", fitted(5));
+    }
+
+    /** The line after two readings 1 s apart (so it has a rate), fitted to a width. */
+    private static String fitted(final int width)
+    {
+        final ProgressLine line = ProgressLine.start(null, System.err, "[2/2] performance", false);
+        line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly, target 2,000 QPS", true,
+            4_600_000_000L, 20_000, 9_200, 9_190, 2_340_000));
+        return line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly, target 2,000 QPS", true,
+            5_600_000_000L, 20_000, 11_200, 11_190, 2_340_000), width);
+    }
+
+    @Test
+    void shouldDrawOneFittedLineAtATimeAndAPlainLineWithoutATerminal() throws Exception
+    {
+        final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(2_000)
+            .minDurationMs(1_500).minQueryCount(100);
+        try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:50us", "workers", "1"), null))
+        {
+            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
+                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0)
+                    .histogramIntervalMs(200), null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final ByteArrayOutputStream terminal = new ByteArrayOutputStream();
+            final int[] columns = {60};
+            try (ProgressLine line = ProgressLine.start(runner.status(),
+                new PrintStream(terminal, true, StandardCharsets.UTF_8), "[2/2] performance",
+                ProgressLine.Output.LIVE, () -> columns[0]))
+            {
+                runner.run();
+            }
+            // What the terminal shows: every redraw erases the line and writes one that fits; no line break.
+            final String written = terminal.toString(StandardCharsets.UTF_8);
+            assertFalse(written.contains("\n"), written);
+            final String[] draws = written.split("\r\033\\[K", -1);
+            assertTrue(draws.length >= 4, "redraws: " + draws.length);
+            assertEquals("", draws[draws.length - 1], "erased at the end");
+            for (final String draw : draws)
+            {
+                assertTrue(draw.length() <= 59, "'" + draw + "' is " + draw.length() + " columns");
+            }
+            assertTrue(List.of(draws).stream().anyMatch(d -> d.contains("/1.5 s")), written);
+        }
+    }
+
+    @Test
+    void shouldPrintAPlainLinePeriodicallyWhereStandardErrorIsNotATerminal() throws Exception
+    {
+        final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(2_000)
+            .minDurationMs(1_500).minQueryCount(100);
+        try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:50us", "workers", "1"), null))
+        {
+            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
+                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0)
+                    .histogramIntervalMs(200), null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final ByteArrayOutputStream file = new ByteArrayOutputStream();
+            try (ProgressLine line = ProgressLine.start(runner.status(),
+                new PrintStream(file, true, StandardCharsets.UTF_8), null, ProgressLine.Output.PLAIN, () -> 20, 200))
+            {
+                runner.run();
+            }
+            // A log file gets whole lines, no carriage returns or escape sequences, and the fields in full.
+            final String written = file.toString(StandardCharsets.UTF_8);
+            assertFalse(written.contains("\r") || written.contains("\033"), written);
+            final List<String> lines = written.lines().toList();
+            assertFalse(lines.isEmpty(), written);
+            assertTrue(lines.stream().anyMatch(l -> l.startsWith("performance run | Server PerformanceOnly, target "
+                + "2,000 QPS | ") && l.contains("/1.5 s | issued ")), written);
+        }
+    }
+
+    private static RunStatus.Snapshot preparing(final String what)
+    {
+        return new RunStatus.Snapshot("performance run", "", false, 0, 0, 0, 0, -1, what);
     }
 }

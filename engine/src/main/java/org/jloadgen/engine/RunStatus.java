@@ -16,6 +16,7 @@ public final class RunStatus
     private final NanoClock clock;
     private volatile String step = "starting";
     private volatile String series = "";
+    private volatile String preparing = "settings and logs";
     private volatile long minDurationMs;
     private volatile LatencyIntervalLog latencyLog;
 
@@ -30,10 +31,29 @@ public final class RunStatus
      * @param samplesIssued    samples issued in the series.
      * @param samplesCompleted samples completed in the series.
      * @param intervalP99Ns    99th percentile latency of the latency log's last interval, or -1.
+     * @param preparing        what the engine does while no series is issuing (loading samples, generating the
+     *                         trace...), or empty.
      */
     public record Snapshot(String step, String series, boolean issuing, long elapsedNs, long minDurationMs,
-        long samplesIssued, long samplesCompleted, long intervalP99Ns)
+        long samplesIssued, long samplesCompleted, long intervalP99Ns, String preparing)
     {
+        /**
+         * A snapshot that says nothing of what is being prepared.
+         *
+         * @param step             the test's step.
+         * @param series           the series.
+         * @param issuing          whether a series is being issued now.
+         * @param elapsedNs        time since the series' start of issuing.
+         * @param minDurationMs    the series' {@code min_duration}.
+         * @param samplesIssued    samples issued in the series.
+         * @param samplesCompleted samples completed in the series.
+         * @param intervalP99Ns    99th percentile latency of the last interval, or -1.
+         */
+        public Snapshot(final String step, final String series, final boolean issuing, final long elapsedNs,
+            final long minDurationMs, final long samplesIssued, final long samplesCompleted, final long intervalP99Ns)
+        {
+            this(step, series, issuing, elapsedNs, minDurationMs, samplesIssued, samplesCompleted, intervalP99Ns, "");
+        }
     }
 
     RunStatus(final IssueLoop issueLoop, final NanoClock clock)
@@ -52,15 +72,24 @@ public final class RunStatus
         final long p99Ns = log == null ? -1 : log.lastIntervalP99Ns();
         if (p == null)
         {
-            return new Snapshot(step, series, false, 0, minDurationMs, 0, 0, -1);
+            return new Snapshot(step, series, false, 0, minDurationMs, 0, 0, -1, preparing);
         }
         return new Snapshot(step, series, true, clock.nanoTime() - p.startNs(), minDurationMs, p.samplesIssued(),
-            p.samplesCompleted(), p99Ns);
+            p.samplesCompleted(), p99Ns, "");
     }
 
     void step(final String value)
     {
         step = value;
+    }
+
+    /**
+     * @param what what the engine does before (or after) issuing a series, for a user who waits: e.g.
+     *             {@code loading 1,024 samples}, {@code generating the trace}.
+     */
+    void preparing(final String what)
+    {
+        preparing = what;
     }
 
     void series(final String label, final long seriesMinDurationMs)

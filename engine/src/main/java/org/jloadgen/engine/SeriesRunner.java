@@ -109,6 +109,7 @@ final class SeriesRunner
     void load(final LoadableSet set)
     {
         detail.log("loaded_qsl_set", set.indices());
+        status.preparing(String.format(java.util.Locale.ROOT, "loading %,d samples", set.size()));
         qsl.loadSamplesToRam(set.indices());
     }
 
@@ -145,8 +146,10 @@ final class SeriesRunner
         final double accuracyLogOffset = StdRandom.uniformReal01(new Mt19937(settings.accuracyLogRngSeed));
         final double probability = performance ? AccuracyLogSampling.probability(settings) : 1.0;
 
+        status.preparing("generating the trace");
         return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
-            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode);
+            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator()), seriesMode,
+            false);
     }
 
     /**
@@ -154,13 +157,16 @@ final class SeriesRunner
      */
     SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
     {
-        return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY);
+        status.preparing("building the replayed trace");
+        return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY,
+            true);
     }
 
     /**
      * Issues a generated (or replayed) trace and logs what happened; closes the trace.
      */
-    private SeriesRun runTrace(final EffectiveSettings settings, final Trace trace, final TestMode seriesMode)
+    private SeriesRun runTrace(final EffectiveSettings settings, final Trace trace, final TestMode seriesMode,
+        final boolean replayed)
     {
         final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
         final RunFiles files = logs.files();
@@ -172,6 +178,8 @@ final class SeriesRunner
             detail.log("generated_query_duration", trace.durationNs());
             detail.unstamp();
 
+            status.preparing(options.startupMs() > 0 && !startedUp ? "SyLT start-up: the SUT idles"
+                : "preparing the recorders");
             startUp();
             final String label = "series: " + settings.scenario + " " + seriesMode + " target_qps "
                 + CFormat.stdToString(settings.targetQps);
@@ -207,6 +215,7 @@ final class SeriesRunner
                 event.begin();
                 final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
                 event.end();
+                status.preparing("computing the results and writing the logs");
                 event.queriesIssued = outcome.queriesIssued();
                 event.commit();
                 if (logs.latencyLog() != null && histogram != null)
@@ -246,7 +255,8 @@ final class SeriesRunner
                 // Every number is computed here, while the slots holding the latencies still exist.
                 final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
                     outcome.stoppedBecause());
-                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end));
+                return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end,
+                    replayed));
             }
         }
     }

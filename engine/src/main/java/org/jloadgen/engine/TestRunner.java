@@ -175,6 +175,7 @@ public final class TestRunner
             pinIssueThread();
             status.latencyLog(logs.latencyLog());
             status.step("engine warm-up");
+            status.preparing("JIT warm-up of the issue path");
             Warmup.run(effective.scenario, options, options.jitWarmupMs());
 
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,

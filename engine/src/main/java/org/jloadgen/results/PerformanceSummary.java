@@ -30,6 +30,11 @@ public final class PerformanceSummary
     /** Minimum-duration recommendation, Offline. */
     public static final String MIN_DURATION_RECO_OFFLINE =
         "Increase expected QPS so the loadgen pre-generates a larger (coalesced) query.";
+    /** Minimum-duration recommendation of a replayed trace ({@code run --trace}), which has no target QPS. */
+    public static final String MIN_DURATION_RECO_REPLAY = "The replayed trace ends before min_duration: replay a "
+        + "longer trace, stretch it with --trace-speed below 1, or lower min_duration_ms.";
+    /** Performance-constraint recommendation of a replayed trace. */
+    public static final String PERF_RECO_REPLAY = "Replay the trace slower (--trace-speed below 1) to improve latency.";
     /** Performance-constraint recommendation, Server without token latencies. */
     public static final String PERF_RECO = "Reduce target QPS to improve latency.";
     /** Performance-constraint recommendation, TTFT. */
@@ -104,6 +109,22 @@ public final class PerformanceSummary
     public PerformanceSummary(final String sutName, final EffectiveSettings settings, final PerformanceResult result,
         final SeriesEnd end)
     {
+        this(sutName, settings, result, end, false);
+    }
+
+    /**
+     * Computes the summary.
+     *
+     * @param sutName  {@code sut.Name()}, as LoadGen asks for it again when it builds the summary.
+     * @param settings the effective settings of the series.
+     * @param result   what the series measured.
+     * @param end      how the series ended: a series cut short or with samples that never completed is INVALID.
+     * @param replay   whether the series replayed a trace ({@code run --trace}): its recommendations then name what
+     *                 a replay can change (the trace, {@code --trace-speed}), not the target QPS it does not have.
+     */
+    public PerformanceSummary(final String sutName, final EffectiveSettings settings, final PerformanceResult result,
+        final SeriesEnd end, final boolean replay)
+    {
         this.sutName = sutName;
         this.settings = settings;
         this.result = result;
@@ -168,7 +189,7 @@ public final class PerformanceSummary
             case SERVER -> result.finalQueryScheduledTimeSeconds() >= minDurationSeconds;
             case SINGLE_STREAM, MULTI_STREAM -> result.finalQueryIssuedTimeSeconds() >= minDurationSeconds;
         };
-        minDurationRecommendation = minDurationMet ? "" : switch (scenario)
+        minDurationRecommendation = minDurationMet ? "" : replay ? MIN_DURATION_RECO_REPLAY : switch (scenario)
         {
             case SINGLE_STREAM, MULTI_STREAM -> MIN_DURATION_RECO_STREAM;
             case SERVER -> MIN_DURATION_RECO_SERVER;
@@ -205,7 +226,7 @@ public final class PerformanceSummary
             }
         }
         perfConstraintsMet = perfMet;
-        perfConstraintsRecommendation = perfReco;
+        perfConstraintsRecommendation = replay && perfReco.equals(PERF_RECO) ? PERF_RECO_REPLAY : perfReco;
 
         if (!settings.useTokenLatencies)
         {

@@ -22,8 +22,8 @@ import org.jloadgen.memory.OffHeapAllocator;
  * whose samples go out in one call; {@code L}/{@code U} lines, blank lines and {@code #} comments are skipped;
  * offsets are used as written;</li>
  * <li>CSV, one query of one sample per row: {@code timestamp_ns,sample_index}, with that header line optional;
- * blank lines and {@code #} comments are skipped; times count from the first row's (a capture's epoch
- * timestamps replay from 0).</li>
+ * blank lines and {@code #} comments are skipped; times must not be negative and count from the first row's (a
+ * capture's epoch timestamps replay from 0).</li>
  * </ul>
  * A file is CSV when its first line that is not blank or a comment holds a comma. Offsets must not decrease.
  */
@@ -171,6 +171,11 @@ public final class ReplayQueries
                     + abbreviate(t) + "'");
             }
             final long timestampNs = parse(f[0].trim(), file, lineNumber, "timestamp_ns");
+            if (timestampNs < 0)
+            {
+                // Times count from the first row's, so a negative first row would otherwise pass unnoticed.
+                throw error("timestamp_ns " + timestampNs + " is negative (a capture's times are 0 or more)");
+            }
             if (queries == 0)
             {
                 firstTimestampNs = timestampNs;

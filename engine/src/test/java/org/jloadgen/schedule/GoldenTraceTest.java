@@ -29,6 +29,7 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.memory.OffHeapAllocator;
+import org.jloadgen.testing.SharedData;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -109,7 +110,7 @@ class GoldenTraceTest
         final GoldenTrace golden =
             GoldenTrace.parse(Files.readAllLines(folder().resolve(goldenName), StandardCharsets.UTF_8));
         final Map<String, String> log = detailLogValues(
-            sharedDir().resolve("data/example-logs").resolve(exampleDir).resolve("mlperf_log_detail.txt"));
+            SharedData.data("example-logs/" + exampleDir + "/mlperf_log_detail.txt"));
 
         for (final Map.Entry<String, String> setting : golden.settings.entrySet())
         {
@@ -286,18 +287,6 @@ class GoldenTraceTest
             }
         }
         return values;
-    }
-
-    /**
-     * @return the read-only shared folder: {@code jloadgen.shared.dir} (set by surefire), else
-     *         {@code ../shared} beside the repository root.
-     */
-    private static Path sharedDir()
-    {
-        final String configured = System.getProperty("jloadgen.shared.dir");
-        // Tests run in the module folder, one below the repository root.
-        return configured != null ? Path.of(configured)
-            : Path.of("").toAbsolutePath().getParent().resolveSibling("shared");
     }
 
     private static Path folder()

@@ -85,6 +85,8 @@ class ReplayQueriesTest
         assertMessage(file("d.csv", "timestamp_ns,sample_index\n10,1\n5,2\n"), "d.csv: line 3: timestamp -5 ns (from "
             + "the first) is negative or earlier than the previous query's");
         assertMessage(file("i.csv", "0,-3\n"), "i.csv: line 1: negative qsl index -3");
+        assertMessage(file("m.csv", "timestamp_ns,sample_index\n-5,1\n"), "m.csv: line 2: timestamp_ns -5 is "
+            + "negative (a capture's times are 0 or more)");
         assertMessage(file("e.csv", "timestamp_ns,sample_index\n"), "e.csv: no queries ('Q' lines or CSV rows): "
             + "nothing to replay");
     }

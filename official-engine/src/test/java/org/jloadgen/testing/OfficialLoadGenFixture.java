@@ -38,7 +38,7 @@ public final class OfficialLoadGenFixture
     public static synchronized OfficialLoadGenBuild build()
     {
         Assumptions.assumeTrue(Files.isRegularFile(loadgenSource().resolve("loadgen.h")),
-            "no official LoadGen source at " + loadgenSource());
+            () -> SharedData.missing(loadgenSource()));
         if (build == null)
         {
             final ByteArrayOutputStream progress = new ByteArrayOutputStream();
@@ -48,10 +48,11 @@ public final class OfficialLoadGenFixture
     }
 
     /**
-     * @return the official MLPerf tools folder ({@code ../shared/mlperf-inference}).
+     * @return the official MLPerf tools folder ({@code ../shared/mlperf-inference}, or the parent of
+     *         {@code $LOADGEN_DIR}); skips the calling test where there is none.
      */
     public static Path mlperfInference()
     {
-        return SharedData.dir().resolve("mlperf-inference");
+        return SharedData.mlperfInference();
     }
 }

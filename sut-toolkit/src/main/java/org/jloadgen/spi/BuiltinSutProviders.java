@@ -1,6 +1,8 @@
 package org.jloadgen.spi;
 
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
@@ -10,6 +12,7 @@ import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.sut.BatchingSut;
+import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.NullWorkerSut;
@@ -59,6 +62,9 @@ public final class BuiltinSutProviders
      */
     public static final class NullWorker implements SutProvider
     {
+        private static final SutOption WAIT = new SutOption("wait", "auto|spin|park|yield|backoff|sleep", "auto",
+            "How the worker waits for the next query: auto spins where a CPU is free for it, else parks.");
+
         @Override
         public String name()
         {
@@ -73,10 +79,16 @@ public final class BuiltinSutProviders
         }
 
         @Override
+        public List<SutOption> options()
+        {
+            return List.of(WAIT);
+        }
+
+        @Override
         public SutInstance create(final SutContext context)
         {
-            final SutOptions options = SutOptions.parse(NullWorkerSut.NAME, context.options(), Set.of("wait"),
-                Set.of());
+            final SutOptions options = SutOptions.parse(NullWorkerSut.NAME, context.options(),
+                SutOption.keys(options()), Set.of());
             final BatchingSut sut = NullWorkerSut.create(options.idle("wait", CompletionWaitStrategy.AUTO));
             return SutInstance.of(sut, new SyntheticQsl(context.qslTotalCount(), context.qslPerformanceCount()), sut,
                 sut.statistics());
@@ -99,6 +111,18 @@ public final class BuiltinSutProviders
         {
             return "simulated service times (fixed/uniform/exponential), batching, workers, inline or threaded, "
                 + "deliberate bugs; time=simulated: the same as a queueing model on a simulated clock";
+        }
+
+        @Override
+        public List<SutOption> options()
+        {
+            final List<SutOption> options = new ArrayList<>(SyntheticSut.OPTIONS);
+            options.add(new SutOption("time", "real|simulated", "real", "simulated: the same service model as a "
+                + "queue on a simulated clock, deterministic and much faster than real time; it takes service, "
+                + "per-sample, batch, workers, seed, tick and name."));
+            options.add(new SutOption("tick", "time > 0", "1us", "time=simulated: how far the simulated clock moves "
+                + "at each reading."));
+            return options;
         }
 
         @Override

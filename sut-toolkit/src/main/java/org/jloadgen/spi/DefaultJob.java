@@ -3,7 +3,8 @@ package org.jloadgen.spi;
 import java.io.PrintStream;
 
 /**
- * What {@code jloadgen run} does when it is given no arguments at all (the README's main job). A SUT module
+ * What {@code jloadgen run} does when it is given no arguments at all, or only {@code --out DIR} (the README's main
+ * job). A SUT module
  * contributes one through {@link java.util.ServiceLoader}; the highest {@link #priority()} wins, and its
  * {@link #sutName()} is also the default of {@code --sut}.
  */
@@ -34,4 +35,15 @@ public interface DefaultJob
      * @throws Exception if the job cannot run.
      */
     int run(PrintStream out, PrintStream err) throws Exception;
+
+    /**
+     * Runs the job with its logs under a folder of the user's ({@code jloadgen run --out DIR}).
+     *
+     * @param outDir where the logs go instead of the job's default folder.
+     * @param out    standard output.
+     * @param err    standard error.
+     * @return the process exit code.
+     * @throws Exception if the job cannot run.
+     */
+    int run(java.nio.file.Path outDir, PrintStream out, PrintStream err) throws Exception;
 }

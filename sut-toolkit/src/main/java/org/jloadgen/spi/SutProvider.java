@@ -17,6 +17,16 @@ public interface SutProvider
     String description();
 
     /**
+     * @return the options the SUT takes, for {@code jloadgen run --sut NAME --help}; the same declarations should
+     *         feed {@link org.jloadgen.sut.SutOptions#parse}'s known keys ({@link org.jloadgen.sut.SutOption#keys}).
+     *         Empty: it takes none.
+     */
+    default java.util.List<org.jloadgen.sut.SutOption> options()
+    {
+        return java.util.List.of();
+    }
+
+    /**
      * Builds the SUT and its sample library.
      *
      * @param context the scenario, the options and the synthetic-QSL sizes the user gave.

@@ -1,6 +1,7 @@
 package org.jloadgen.sut;
 
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 
 import org.jloadgen.samples.DType;
@@ -60,9 +61,28 @@ public record DatasetDescriptor(
     public static final String LABEL_OFFSET = "label-offset";
     /** What was done to the samples already. */
     public static final String PREPROCESSING = "preprocessing";
+    /** Every key above, with its type, default and meaning (a SUT's {@code --help}). */
+    public static final List<SutOption> OPTIONS = List.of(
+        new SutOption(DATASET, SutOption.PATH, "", "The samples: a .npy file (axis 0 = samples), a raw file, or a "
+            + "directory of per-sample files."),
+        new SutOption(LABELS, SutOption.PATH, "", "Class labels by QSL index (IDX1, .npy or text), for top-1."),
+        new SutOption(DTYPE, "NumPy dtype (float32, uint8, <f4...)", "the model input's type",
+            "Element type of raw samples."),
+        new SutOption(SAMPLE_SHAPE, "d1,d2,...", "the model input's shape after the batch axis",
+            "Shape of one raw sample, e.g. 3,224,224."),
+        new SutOption(HEADER_BYTES, "integer >= 0", "0", "Bytes before the first sample of a raw file (16 for IDX3)."),
+        new SutOption(SAMPLE_COUNT, "integer", "as many as the raw file holds", "Samples in a raw file."),
+        new SutOption(FILES, "glob", "*.npy if any, else every file", "Which files of a dataset directory are "
+            + "samples."),
+        new SutOption(PERFORMANCE_COUNT, "integer >= 0", "as many samples as fit in 1 GiB", "The QSL's "
+            + "performance sample count."),
+        new SutOption(PLACEMENT, "copy|mapped", "copy", "Copy the samples into one slab (contiguous batches) or "
+            + "map the files."),
+        new SutOption(LABEL_OFFSET, "integer", "0", "Added to every label before comparing with a prediction (-1 "
+            + "for 1-based labels, +1 for a model with a background class 0)."),
+        new SutOption(PREPROCESSING, "text", "", "What was already done to the samples (printed with the SUT)."));
     /** Every key above. */
-    public static final Set<String> KEYS = Set.of(DATASET, LABELS, DTYPE, SAMPLE_SHAPE, HEADER_BYTES, SAMPLE_COUNT,
-        FILES, PERFORMANCE_COUNT, PLACEMENT, LABEL_OFFSET, PREPROCESSING);
+    public static final Set<String> KEYS = SutOption.keys(OPTIONS);
     /** The keys whose descriptor values are paths. */
     public static final Set<String> PATH_KEYS = Set.of(DATASET, LABELS);
 

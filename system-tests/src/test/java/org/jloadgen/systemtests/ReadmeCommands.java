@@ -21,19 +21,22 @@ import java.util.regex.Pattern;
  * env `./jloadgen run` JLOADGEN_JAVA_OPTS=-Djloadgen.default.minDurationMs=1000
  * append `./jloadgen run --scenario Server` --set min_duration_ms=1000
  * replace `./jloadgen overhead` `--output overhead.md` `--only smoke --output target/overhead.md`
+ * needs `./jloadgen overhead --side-by-side` loadgen
  * --&gt;
  * </pre>
  * or a single directive on one line: {@code <!-- readme-test: skip `./scripts/test` this check runs inside it -->}.
  * Each names its command by a prefix in backticks (whitespace-normalised, continuations joined), which must match
  * exactly one command of the block. {@code skip} needs a reason, which the test prints. {@code env} adds
  * {@code NAME=VALUE} pairs to the command's environment, {@code append} adds arguments at its end (a later
- * {@code --set} wins), {@code replace} swaps one text of the command for another. A command without a directive runs
- * as written.
+ * {@code --set} wins), {@code replace} swaps one text of the command for another, {@code needs} names what the
+ * command needs beyond a clone ({@code loadgen}: the official LoadGen sources, {@code $LOADGEN_DIR} or
+ * {@code ../shared/mlperf-inference/loadgen}); the test skips it, saying so, where that is absent. A command without a
+ * directive runs as written.
  */
 final class ReadmeCommands
 {
     private static final Pattern FENCE = Pattern.compile("^\\s*```\\s*(\\S*)\\s*$");
-    private static final Pattern DIRECTIVE = Pattern.compile("^(skip|env|append|replace)\\s+`([^`]+)`\\s*(.*)$");
+    private static final Pattern DIRECTIVE = Pattern.compile("^(skip|env|append|replace|needs)\\s+`([^`]+)`\\s*(.*)$");
     private static final Pattern REPLACEMENT = Pattern.compile("^`([^`]*)`\\s+`([^`]*)`$");
     private static final String MARK = "readme-test";
 
@@ -49,8 +52,10 @@ final class ReadmeCommands
      * @param command    the command the test runs (after {@code append} and {@code replace}).
      * @param env        variables added by {@code env}.
      * @param skipReason why it is not run, or {@code null}.
+     * @param needs      what it needs beyond a clone ({@code loadgen}), or {@code null}.
      */
-    record Command(int line, String written, String command, Map<String, String> env, String skipReason)
+    record Command(int line, String written, String command, Map<String, String> env, String skipReason,
+        String needs)
     {
         boolean skipped()
         {
@@ -146,7 +151,8 @@ final class ReadmeCommands
             final Matcher m = DIRECTIVE.matcher(text);
             if (!m.matches())
             {
-                throw new IllegalArgumentException("README line " + (line + k) + ": expected 'skip|env|append|replace "
+                throw new IllegalArgumentException("README line " + (line + k) + ": expected "
+                    + "'skip|env|append|replace|needs "
                     + "`command prefix` argument', got '" + text + "'");
             }
             if (m.group(3).isBlank())
@@ -197,6 +203,7 @@ final class ReadmeCommands
             String command = written.get(c);
             final Map<String, String> env = new LinkedHashMap<>();
             String skip = null;
+            String needs = null;
             for (int d = 0; d < directives.size(); d++)
             {
                 final String[] directive = directives.get(d);
@@ -213,6 +220,15 @@ final class ReadmeCommands
                 switch (directive[0])
                 {
                     case "skip" -> skip = directive[2];
+                    case "needs" ->
+                    {
+                        if (!directive[2].equals("loadgen"))
+                        {
+                            throw new IllegalArgumentException("README line " + directive[3] + ": needs knows only "
+                                + "'loadgen', got '" + directive[2] + "'");
+                        }
+                        needs = directive[2];
+                    }
                     case "append" -> command = command + " " + directive[2];
                     case "env" ->
                     {
@@ -240,7 +256,7 @@ final class ReadmeCommands
                     default -> throw new IllegalStateException(directive[0]);
                 }
             }
-            commands.add(new Command(starts.get(c), written.get(c), command, env, skip));
+            commands.add(new Command(starts.get(c), written.get(c), command, env, skip, needs));
         }
         for (int d = 0; d < directives.size(); d++)
         {

@@ -95,6 +95,12 @@ class ReadmeCommandsTest
                 + command.written());
             return;
         }
+        if ("loadgen".equals(command.needs()) && !hasLoadGenSource())
+        {
+            System.out.println("README line " + command.line() + ": skipped (needs the official LoadGen sources: set "
+                + "LOADGEN_DIR to the loadgen folder of an mlcommons/inference checkout): " + command.written());
+            return;
+        }
         final Path log = logs.resolve("line-" + command.line() + ".txt");
         final ProcessBuilder builder = new ProcessBuilder("bash", "-c", command.command()).directory(clone.toFile())
             .redirectErrorStream(true).redirectOutput(log.toFile());
@@ -113,6 +119,15 @@ class ReadmeCommandsTest
         }
     }
 
+    /** Where {@code ./jloadgen} looks for the official LoadGen: {@code $LOADGEN_DIR}, else beside the repository. */
+    private static boolean hasLoadGenSource()
+    {
+        final String env = System.getenv("LOADGEN_DIR");
+        final Path source = env != null && !env.isBlank() ? Path.of(env)
+            : root().resolve("../shared/mlperf-inference/loadgen");
+        return Files.isRegularFile(source.resolve("loadgen.h"));
+    }
+
     private static String tail(final Path log) throws IOException
     {
         final List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
@@ -129,6 +144,7 @@ class ReadmeCommandsTest
             "append `./jloadgen run --scenario Server` --set min_duration_ms=1000",
             "env `./jloadgen run --scenario Offline` A=1 B=x=y",
             "replace `./jloadgen overhead` `--output overhead.md` `--only smoke`",
+            "needs `./jloadgen trace` loadgen",
             "-->",
             "",
             "```sh",
@@ -147,12 +163,17 @@ class ReadmeCommandsTest
         assertEquals(5, commands.size());
         assertEquals("it is the suite this check runs in", commands.get(0).skipReason());
         assertEquals("./scripts/test", commands.get(0).written());
-        assertEquals(12, commands.get(1).line());
+        assertEquals(13, commands.get(1).line());
         assertEquals("./jloadgen run --scenario Server --sut synthetic --set min_duration_ms=1000",
             commands.get(1).command());
         assertEquals(Map.of("A", "1", "B", "x=y"), commands.get(2).env());
         assertEquals("./jloadgen overhead --only smoke", commands.get(3).command());
         assertEquals("./jloadgen trace '#not a comment'", commands.get(4).command());
+        assertEquals("loadgen", commands.get(4).needs());
+        assertEquals(null, commands.get(3).needs());
+        final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+            () -> ReadmeCommands.parse("<!-- readme-test: needs `./x` gpu -->\n```sh\n./x\n```\n"));
+        assertEquals("README line 1: needs knows only 'loadgen', got 'gpu'", unknown.getMessage());
     }
 
     @Test

@@ -6,8 +6,9 @@ package org.jloadgen.analysis.chart;
  * @param label       the axis title.
  * @param scale       linear, logarithmic, or HdrHistogram's percentile scale.
  * @param durationsNs whether values are nanoseconds, so ticks read as {@code 500 ns}, {@code 20 µs}, {@code 3 ms}.
+ * @param wholeNumbers whether values are whole numbers (batch sizes), so a linear axis ticks at integers only.
  */
-public record Axis(String label, Scale scale, boolean durationsNs)
+public record Axis(String label, Scale scale, boolean durationsNs, boolean wholeNumbers)
 {
     /**
      * How values map onto the axis.
@@ -31,7 +32,7 @@ public record Axis(String label, Scale scale, boolean durationsNs)
      */
     public static Axis linear(final String label)
     {
-        return new Axis(label, Scale.LINEAR, false);
+        return new Axis(label, Scale.LINEAR, false, false);
     }
 
     /**
@@ -40,7 +41,7 @@ public record Axis(String label, Scale scale, boolean durationsNs)
      */
     public static Axis log(final String label)
     {
-        return new Axis(label, Scale.LOG, false);
+        return new Axis(label, Scale.LOG, false, false);
     }
 
     /**
@@ -49,7 +50,7 @@ public record Axis(String label, Scale scale, boolean durationsNs)
      */
     public static Axis percentile(final String label)
     {
-        return new Axis(label, Scale.PERCENTILE, false);
+        return new Axis(label, Scale.PERCENTILE, false, false);
     }
 
     /**
@@ -57,6 +58,14 @@ public record Axis(String label, Scale scale, boolean durationsNs)
      */
     public Axis nanoseconds()
     {
-        return new Axis(label, scale, true);
+        return new Axis(label, scale, true, wholeNumbers);
+    }
+
+    /**
+     * @return this axis with whole-number values: ticks at integers only.
+     */
+    public Axis integers()
+    {
+        return new Axis(label, scale, durationsNs, true);
     }
 }

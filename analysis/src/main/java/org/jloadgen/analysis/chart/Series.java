@@ -26,7 +26,12 @@ public record Series(String name, double[] x, double[] y, Style style, int color
         /** Marks only. */
         POINTS,
         /** Vertical bars from zero, as wide as the closest x spacing. */
-        BARS
+        BARS,
+        /**
+         * A step line: each value holds until the next point's x (interval data: a value per interval, from its
+         * start to its end, with no slope made up between intervals).
+         */
+        STEPS
     }
 
     /**
@@ -73,6 +78,28 @@ public record Series(String name, double[] x, double[] y, Style style, int color
     public static Series bars(final String name, final double[] x, final double[] y)
     {
         return new Series(name, x, y, Style.BARS, -1, false);
+    }
+
+    /**
+     * A step line over intervals: each interval's value from its start to its end.
+     *
+     * @param name   legend entry.
+     * @param starts interval starts.
+     * @param ends   interval ends, as many as {@code starts}.
+     * @param y      a value per interval.
+     * @return a step series in the next colour.
+     */
+    public static Series steps(final String name, final double[] starts, final double[] ends, final double[] y)
+    {
+        if (starts.length == 0)
+        {
+            return new Series(name, starts, y, Style.STEPS, -1, false);
+        }
+        final double[] x = java.util.Arrays.copyOf(starts, starts.length + 1);
+        x[starts.length] = ends[ends.length - 1];
+        final double[] held = java.util.Arrays.copyOf(y, y.length + 1);
+        held[y.length] = y[y.length - 1];
+        return new Series(name, x, held, Style.STEPS, -1, false);
     }
 
     /**

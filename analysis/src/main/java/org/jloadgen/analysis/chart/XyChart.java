@@ -25,6 +25,7 @@ import org.jfree.chart.renderer.xy.StandardXYBarPainter;
 import org.jfree.chart.renderer.xy.XYBarRenderer;
 import org.jfree.chart.renderer.xy.XYItemRenderer;
 import org.jfree.chart.renderer.xy.XYLineAndShapeRenderer;
+import org.jfree.chart.renderer.xy.XYStepRenderer;
 import org.jfree.chart.title.TextTitle;
 import org.jfree.data.xy.XYSeries;
 import org.jfree.data.xy.XYSeriesCollection;
@@ -52,7 +53,7 @@ public final class XyChart
     private final List<double[]> bands = new ArrayList<>();
     private String subtitle;
 
-    private record Bound(double y, String label)
+    private record Bound(double y, String label, int colorIndex)
     {
     }
 
@@ -103,7 +104,22 @@ public final class XyChart
      */
     public XyChart bound(final double value, final String label)
     {
-        bounds.add(new Bound(value, label));
+        bounds.add(new Bound(value, label, -1));
+        return this;
+    }
+
+    /**
+     * Draws a horizontal dashed line across the chart in a run's colour, with a legend entry (one run's target or
+     * bound among several).
+     *
+     * @param value      where, in y units.
+     * @param label      the legend entry.
+     * @param colorIndex index into the palette, as the run's series.
+     * @return this.
+     */
+    public XyChart bound(final double value, final String label, final int colorIndex)
+    {
+        bounds.add(new Bound(value, label, colorIndex));
         return this;
     }
 
@@ -126,6 +142,38 @@ public final class XyChart
     public String title()
     {
         return title;
+    }
+
+    /**
+     * @return the series, in drawing order.
+     */
+    public List<Series> series()
+    {
+        return List.copyOf(series);
+    }
+
+    /**
+     * @return the legend entries of the bound lines.
+     */
+    public List<String> boundLabels()
+    {
+        return bounds.stream().map(Bound::label).toList();
+    }
+
+    /**
+     * @return the horizontal axis.
+     */
+    public Axis xAxis()
+    {
+        return x;
+    }
+
+    /**
+     * @return the line under the title, or {@code null}.
+     */
+    public String subtitleText()
+    {
+        return subtitle;
     }
 
     /**
@@ -191,7 +239,7 @@ public final class XyChart
             maxY = Math.max(maxY, Math.abs(toAxis(y, b.y())));
             plot.setDataset(dataset, new XYSeriesCollection(line));
             final XYLineAndShapeRenderer r = new XYLineAndShapeRenderer(true, false);
-            r.setSeriesPaint(0, BOUND);
+            r.setSeriesPaint(0, b.colorIndex() < 0 ? BOUND : PALETTE[Math.floorMod(b.colorIndex(), PALETTE.length)]);
             r.setSeriesStroke(0, new BasicStroke(2f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f,
                 new float[] {8f, 5f}, 0f));
             plot.setRenderer(dataset, r);
@@ -226,6 +274,16 @@ public final class XyChart
             bars.setShadowVisible(false);
             bars.setSeriesPaint(0, paint);
             return bars;
+        }
+        if (s.style() == Series.Style.STEPS)
+        {
+            final XYStepRenderer steps = new XYStepRenderer();
+            steps.setSeriesPaint(0, paint);
+            steps.setSeriesShapesVisible(0, false);
+            steps.setSeriesStroke(0, s.dashedLine()
+                ? new BasicStroke(1.5f, BasicStroke.CAP_BUTT, BasicStroke.JOIN_MITER, 10f, new float[] {4f, 3f}, 0f)
+                : new BasicStroke(1.5f));
+            return steps;
         }
         final boolean lines = s.style() != Series.Style.POINTS;
         final boolean shapes = s.style() != Series.Style.LINE;
@@ -271,14 +329,26 @@ public final class XyChart
             {
                 axis.setNumberFormatOverride(new TickFormat(false, true));
             }
+            if (spec.wholeNumbers())
+            {
+                axis.setStandardTickUnits(NumberAxis.createIntegerTickUnits());
+            }
+            return axis;
+        }
+        if (spec.scale() == Axis.Scale.LOG)
+        {
+            final LogAxis axis = new ReadableLogAxis(spec.label(), new TickFormat(false, spec.durationsNs()));
+            axis.setAutoRangeMinimumSize(minimumRange);
+            axis.setBase(10);
+            axis.setSmallestValue(1e-9);
             return axis;
         }
         final LogAxis axis = new LogAxis(spec.label());
         axis.setAutoRangeMinimumSize(minimumRange);
         axis.setBase(10);
-        axis.setSmallestValue(spec.scale() == Axis.Scale.PERCENTILE ? 1 : 1e-9);
-        axis.setNumberFormatOverride(new TickFormat(spec.scale() == Axis.Scale.PERCENTILE, spec.durationsNs()));
-        // Ticks at whole powers of ten (1 µs, 10 µs; 90%, 99%, 99.9%), never at half decades (31.6 µs, 68%).
+        axis.setSmallestValue(1);
+        axis.setNumberFormatOverride(new TickFormat(true, spec.durationsNs()));
+        // Percentiles: ticks at whole powers of ten (90%, 99%, 99.9%), never at half decades (68%).
         final TickUnits decades = new TickUnits();
         for (int exponentStep = 1; exponentStep <= 4; exponentStep++)
         {

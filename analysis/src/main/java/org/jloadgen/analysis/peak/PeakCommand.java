@@ -37,9 +37,10 @@ import picocli.CommandLine.Spec;
             + "repeating runs near the boundary.",
         "Every run keeps its logs in its own folder under --out; peak.md there sums up the search (rewritten "
             + "after every run) with a latency-vs-QPS chart. Ctrl-C stops the search and keeps what it found.",
-        "Exit codes: 0 a peak was found, 3 none (no target passed, or the search was stopped or cut short), "
-            + "2 bad usage or a target that cannot be judged, 1 unexpected failure."},
-    defaultValueProvider = SutSelection.DefaultSut.class)
+        "Exit codes: 0 a peak was found (also where --max-runs ended the bisection early: peak.md gives the "
+            + "bracket), 3 none (no target passed, or the search was stopped before one did), 2 bad usage or a "
+            + "target that cannot be judged, 1 unexpected failure."},
+    defaultValueProvider = PeakDefaults.class)
 public final class PeakCommand implements Callable<Integer>
 {
     /** LoadGen's default {@code server_target_qps}: a config that leaves it there has not chosen a target. */
@@ -342,6 +343,8 @@ public final class PeakCommand implements Callable<Integer>
         return switch (result.status())
         {
             case FOUND, ABOVE_MAX -> ExitCodes.VALID;
+            // A passing target below every failing one is a peak, if not bisected to --resolution.
+            case RUN_LIMIT -> Double.isNaN(result.peakQps()) ? ExitCodes.INVALID : ExitCodes.VALID;
             case UNJUDGEABLE -> ExitCodes.USAGE;
             default -> ExitCodes.INVALID;
         };

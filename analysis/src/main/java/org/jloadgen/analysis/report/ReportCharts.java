@@ -76,9 +76,10 @@ final class ReportCharts
         add(charts, "batch-sizes", batchSizes(runs),
             "Batches the SUT ran, by size (from sut_stats.txt). Many small batches under load mean the batcher's "
                 + "timeout fires before batches fill; only full batches mean the SUT is saturated.");
-        add(charts, "stage-times", stageTimes(runs),
-            "The SUT's own per-stage times (e.g. inference per batch) as percentile spectra: the part of the latency "
-                + "spent in the model rather than in queues.");
+        add(charts, "stage-times", stageTimes(runs), stageCaption(runs));
+        add(charts, "latency-breakdown", LatencyBreakdown.atPercentiles(runs), LatencyBreakdown.PERCENTILES_CAPTION);
+        add(charts, "latency-breakdown-over-time", LatencyBreakdown.overTime(runs),
+            LatencyBreakdown.OVER_TIME_CAPTION);
         return charts;
     }
 
@@ -102,27 +103,35 @@ final class ReportCharts
             {
                 continue;
             }
-            final double[] x = intervalEnds(s);
+            final double[] from = intervalStarts(s);
+            final double[] to = intervalEnds(s);
             if (single)
             {
                 for (final double p : OVER_TIME_PERCENTILES)
                 {
-                    chart.add(Series.line("p" + trim(p), x, percentile(s, p)));
+                    chart.add(Series.steps("p" + trim(p), from, to, percentile(s, p)));
                 }
-                chart.add(Series.line("max", x, max(s)).dashed());
-                addPauses(chart, run);
+                chart.add(Series.steps("max", from, to, max(s)).dashed());
+                addPauses(chart, run, -1);
             }
             else
             {
-                chart.add(Series.line(run.name() + " p99", x, percentile(s, 99)).color(r));
-                chart.add(Series.line(run.name() + " max", x, max(s)).color(r).dashed());
+                chart.add(Series.steps(run.name() + " p99", from, to, percentile(s, 99)).color(r));
+                chart.add(Series.steps(run.name() + " max", from, to, max(s)).color(r).dashed());
+                addPauses(chart, run, r);
             }
         }
         addBound(chart, runs);
         return chart;
     }
 
-    private static void addPauses(final XyChart chart, final RunData run)
+    /**
+     * JVM pauses as marks at the time they happened, as high as they lasted: one series per kind for a single run
+     * (shaded when 1 ms or longer), one per run in the run's colour ({@code runColor}) among several. The issue
+     * thread's own parks (the HYBRID wait parking on purpose, thousands of them) are left off: the figures table
+     * counts them.
+     */
+    private static void addPauses(final XyChart chart, final RunData run, final int runColor)
     {
         final JvmPauses pauses = run.pauses();
         final HistogramSeries s = run.latency();
@@ -130,8 +139,11 @@ final class ReportCharts
         {
             return;
         }
-        final double endS = intervalEnds(s).length == 0 ? 0 : intervalEnds(s)[intervalEnds(s).length - 1];
+        final double[] ends = intervalEnds(s);
+        final double endS = ends.length == 0 ? 0 : ends[ends.length - 1];
         int color = PAUSE_COLOR;
+        final List<double[]> all = new ArrayList<>();
+        int parks = 0;
         for (final JvmPauses.Kind kind : JvmPauses.Kind.values())
         {
             final List<double[]> points = new ArrayList<>();
@@ -139,23 +151,40 @@ final class ReportCharts
             {
                 final double atS = (p.start().toEpochMilli() - s.startEpochMs()) / 1e3
                     + (p.start().getNano() % 1_000_000) / 1e9;
-                if (p.kind() == kind && atS >= 0 && atS <= endS + 1)
+                if (p.kind() != kind || atS < 0 || atS > endS + 1)
                 {
-                    points.add(new double[] {atS, p.duration().toNanos()});
-                    if (p.kind() != JvmPauses.Kind.ISSUE_THREAD_PARK
-                        && p.duration().compareTo(Duration.ofMillis(1)) >= 0)
-                    {
-                        chart.band(atS, atS + p.duration().toNanos() / 1e9);
-                    }
+                    continue;
+                }
+                if (kind == JvmPauses.Kind.ISSUE_THREAD_PARK)
+                {
+                    parks++;
+                    continue;
+                }
+                points.add(new double[] {atS, p.duration().toNanos()});
+                if (runColor < 0 && p.duration().compareTo(Duration.ofMillis(1)) >= 0)
+                {
+                    chart.band(atS, atS + p.duration().toNanos() / 1e9);
                 }
             }
-            if (!points.isEmpty())
+            if (!points.isEmpty() && runColor < 0)
             {
                 chart.add(Series.points(kind.label() + " (" + points.size() + ")",
                     points.stream().mapToDouble(v -> v[0]).toArray(), points.stream().mapToDouble(v -> v[1]).toArray())
                     .color(color));
             }
+            all.addAll(points);
             color++;
+        }
+        if (runColor >= 0 && !all.isEmpty())
+        {
+            chart.add(Series.points(run.name() + " JVM pauses (" + all.size() + ")",
+                all.stream().mapToDouble(v -> v[0]).toArray(), all.stream().mapToDouble(v -> v[1]).toArray())
+                .color(runColor));
+        }
+        if (parks > 0 && runColor < 0)
+        {
+            chart.subtitle(String.format(Locale.ROOT, "%,d issue-thread parks (the HYBRID wait parking on purpose) "
+                + "are not drawn; the figures table gives their count and longest", parks));
         }
     }
 
@@ -175,14 +204,26 @@ final class ReportCharts
             {
                 y[i] = s.intervals().get(i).getTotalCount() / Math.max(1e-9, s.lengthsS().get(i));
             }
-            chart.add(Series.line(runs.size() == 1 ? "completed/s" : runs.get(r).name(), intervalEnds(s), y)
-                .style(Series.Style.LINE_AND_POINTS).color(r));
+            chart.add(Series.steps(runs.size() == 1 ? "completed/s" : runs.get(r).name(), intervalStarts(s),
+                intervalEnds(s), y).color(r));
         }
-        final RunData first = runs.get(0);
-        final double target = first.number("effective_target_qps").orElse(Double.NaN);
-        if (first.text("effective_scenario").map("Server"::equals).orElse(false) && target > 0)
+        // Every run's own target: one red line for a single run, a line in each run's colour among several.
+        for (int r = 0; r < runs.size(); r++)
         {
-            chart.bound(target, String.format(Locale.ROOT, "target %,.0f QPS", target));
+            final RunData run = runs.get(r);
+            final double target = run.number("effective_target_qps").orElse(Double.NaN);
+            if (run.text("effective_scenario").map("Server"::equals).orElse(false) && target > 0)
+            {
+                final String label = String.format(Locale.ROOT, "target %,.0f QPS", target);
+                if (runs.size() == 1)
+                {
+                    chart.bound(target, label);
+                }
+                else
+                {
+                    chart.bound(target, run.name() + " " + label, r);
+                }
+            }
         }
         return chart;
     }
@@ -265,17 +306,18 @@ final class ReportCharts
             {
                 continue;
             }
-            final double[] x = intervalEnds(s);
+            final double[] from = intervalStarts(s);
+            final double[] to = intervalEnds(s);
             if (single)
             {
-                chart.add(Series.line("p50", x, percentile(s, 50)));
-                chart.add(Series.line("p99", x, percentile(s, 99)));
-                chart.add(Series.line("max", x, max(s)).dashed());
+                chart.add(Series.steps("p50", from, to, percentile(s, 50)));
+                chart.add(Series.steps("p99", from, to, percentile(s, 99)));
+                chart.add(Series.steps("max", from, to, max(s)).dashed());
             }
             else
             {
-                chart.add(Series.line(runs.get(r).name() + " p99", x, percentile(s, 99)).color(r));
-                chart.add(Series.line(runs.get(r).name() + " max", x, max(s)).color(r).dashed());
+                chart.add(Series.steps(runs.get(r).name() + " p99", from, to, percentile(s, 99)).color(r));
+                chart.add(Series.steps(runs.get(r).name() + " max", from, to, max(s)).color(r).dashed());
             }
         }
         return chart;
@@ -283,8 +325,8 @@ final class ReportCharts
 
     private static XyChart batchSizes(final List<RunData> runs)
     {
-        final XyChart chart = XyChart.of("SUT batch sizes", Axis.linear("batch size (samples)"),
-            Axis.linear("batches"));
+        final XyChart chart = XyChart.of("SUT batch sizes", Axis.linear("batch size (samples)").integers(),
+            Axis.linear("batches").integers());
         for (int r = 0; r < runs.size(); r++)
         {
             final SutStatistics.Snapshot stats = runs.get(r).sutStats();
@@ -306,9 +348,47 @@ final class ReportCharts
                 stats.batches() == 0 ? 0 : (double)stats.samples() / stats.batches());
             final Series s = Series.bars(name, points.stream().mapToDouble(v -> v[0]).toArray(),
                 points.stream().mapToDouble(v -> v[1]).toArray()).color(r);
-            chart.add(runs.size() == 1 ? s : s.style(Series.Style.LINE_AND_POINTS));
+            // Several runs: a mark per size and run (bars of several runs would hide one another).
+            chart.add(runs.size() == 1 ? s : s.style(Series.Style.POINTS));
         }
         return chart;
+    }
+
+    /** What each stage the toolkit's SUTs record measures, for the caption. */
+    private static final java.util.Map<String, String> STAGE_MEANINGS = java.util.Map.of(
+        SutStatistics.HANDOFF_STAGE, "from the issue thread handing a batch's first sample over to a worker taking it "
+            + "up (an idle worker's reaction or wake-up, or the wait for a busy one)",
+        "inference", "the model's run of one batch",
+        "enqueue", "the host's time to enqueue a batch's GPU work",
+        "h2d", "the copy of a batch to the GPU",
+        "infer", "the GPU's inference of a batch",
+        "d2h", "the copy of the results back");
+
+    /**
+     * @return the stage-times caption, naming only the stages the runs' SUTs measured.
+     */
+    static String stageCaption(final List<RunData> runs)
+    {
+        final java.util.Set<String> names = new java.util.LinkedHashSet<>();
+        for (final RunData run : runs)
+        {
+            if (run.sutStats() != null)
+            {
+                run.sutStats().stages().stream().filter(st -> st.histogram().getTotalCount() > 0)
+                    .forEach(st -> names.add(st.name()));
+            }
+        }
+        final List<String> parts = new ArrayList<>();
+        for (final String name : names)
+        {
+            parts.add(name + ": " + STAGE_MEANINGS.getOrDefault(name, "as the SUT names it"));
+        }
+        final String measured = "The SUT's own per-batch stage times as percentile spectra, as the SUT measured them: "
+            + String.join("; ", parts) + ".";
+        return names.size() == 1 && names.contains(SutStatistics.HANDOFF_STAGE)
+            ? measured + " This SUT records no service-time stage: the rest of a query's latency (its service and "
+                + "any wait for a batch to fill) is not measured separately."
+            : measured;
     }
 
     private static XyChart stageTimes(final List<RunData> runs)
@@ -337,16 +417,43 @@ final class ReportCharts
         return chart;
     }
 
+    /**
+     * The latency bound: one red line where every run has the same bound, else one line in each run's colour.
+     */
     private static void addBound(final XyChart chart, final List<RunData> runs)
     {
-        final RunData first = runs.get(0);
-        final double boundNs = first.latencyBoundNs();
-        if (boundNs > 0)
+        final java.util.Set<String> distinct = new java.util.LinkedHashSet<>();
+        for (final RunData run : runs)
         {
-            final double percentile = first.number("effective_target_latency_percentile").orElse(Double.NaN);
-            chart.bound(boundNs, "latency bound " + Durations.format(boundNs)
-                + (Double.isNaN(percentile) ? "" : " at p" + trim(percentile * 100)));
+            distinct.add(boundLabel(run));
         }
+        for (int r = 0; r < runs.size(); r++)
+        {
+            final RunData run = runs.get(r);
+            final double boundNs = run.latencyBoundNs();
+            if (boundNs <= 0)
+            {
+                continue;
+            }
+            if (distinct.size() == 1)
+            {
+                chart.bound(boundNs, boundLabel(run));
+                return;
+            }
+            chart.bound(boundNs, run.name() + " " + boundLabel(run), r);
+        }
+    }
+
+    private static String boundLabel(final RunData run)
+    {
+        final double boundNs = run.latencyBoundNs();
+        if (boundNs <= 0)
+        {
+            return "";
+        }
+        final double percentile = run.number("effective_target_latency_percentile").orElse(Double.NaN);
+        return "latency bound " + Durations.format(boundNs)
+            + (Double.isNaN(percentile) ? "" : " at p" + trim(percentile * 100));
     }
 
     /** HdrHistogram's percentile curve, to 99.9999% (its plotter's default range), ending at the maximum. */
@@ -368,7 +475,12 @@ final class ReportCharts
             points.stream().mapToDouble(v -> v[1]).toArray()};
     }
 
-    private static double[] intervalEnds(final HistogramSeries s)
+    static double[] intervalStarts(final HistogramSeries s)
+    {
+        return s.offsetsS().stream().mapToDouble(Double::doubleValue).toArray();
+    }
+
+    static double[] intervalEnds(final HistogramSeries s)
     {
         final double[] x = new double[s.intervals().size()];
         for (int i = 0; i < x.length; i++)
@@ -378,12 +490,12 @@ final class ReportCharts
         return x;
     }
 
-    private static double[] percentile(final HistogramSeries s, final double p)
+    static double[] percentile(final HistogramSeries s, final double p)
     {
         return s.intervals().stream().mapToDouble(h -> h.getValueAtPercentile(p)).toArray();
     }
 
-    private static double[] max(final HistogramSeries s)
+    static double[] max(final HistogramSeries s)
     {
         return s.intervals().stream().mapToDouble(Histogram::getMaxValue).toArray();
     }

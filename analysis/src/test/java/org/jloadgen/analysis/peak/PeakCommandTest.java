@@ -121,6 +121,22 @@ class PeakCommandTest
     }
 
     @Test
+    void shouldSearchServerByDefaultAndExitZeroWhenTheRunLimitEndsABisectionThatFoundAPeak() throws IOException
+    {
+        // No --scenario: peak's default is Server. 1000 QPS passes, 2000 fails, 1500 passes: then --max-runs 3 ends
+        // the bisection with a peak found (a passing target below the failing one).
+        final Path out = dir.resolve("limited");
+        final CommandLineRun r = peak(simulatedM2().subList(2, simulatedM2().size()), "--start-qps", "1000",
+            "--duration-ms", "5000", "--repeats", "1", "--max-runs", "3", "--out", out.toString());
+        assertEquals(ExitCodes.VALID, r.exitCode(), r.out() + r.err());
+        final String report = Files.readString(out.resolve("peak.md"));
+        assertTrue(report.contains("Search: reached --max-runs"), report);
+        assertTrue(report.contains("**Peak: 1500.00 QPS**"), report);
+        final CommandLineRun help = CommandLineRun.jloadgen("peak", "--help");
+        assertTrue(help.out().replaceAll("\\s+", " ").contains("Server or Offline (default: Server)"), help.out());
+    }
+
+    @Test
     void shouldSayThatNoRateMeetsABoundBelowTheServiceTimeAndKeepTheRuns() throws IOException
     {
         final Path out = dir.resolve("impossible");

@@ -33,12 +33,22 @@ final class ReportRuns
      */
     static Path run(final Path dir, final TestScenario scenario, final String serverWait)
     {
-        final TestSettings s = new TestSettings().scenario(scenario).minDurationMs(1_200).minQueryCount(100);
+        return run(dir, scenario, serverWait, 2_000, 1_200);
+    }
+
+    /**
+     * Runs a short performance test of the scenario into {@code dir}, with a flight recording, at a Server target
+     * and for a minimum duration of the caller's.
+     */
+    static Path run(final Path dir, final TestScenario scenario, final String serverWait, final double serverQps,
+        final long minDurationMs)
+    {
+        final TestSettings s = new TestSettings().scenario(scenario).minDurationMs(minDurationMs).minQueryCount(100);
         switch (scenario)
         {
             case SINGLE_STREAM -> s.singleStreamExpectedLatencyNs(100_000);
             case MULTI_STREAM -> s.multiStreamExpectedLatencyNs(200_000).minQueryCount(662);
-            case SERVER -> s.serverTargetQps(2_000);
+            case SERVER -> s.serverTargetQps(serverQps);
             case OFFLINE -> s.offlineExpectedQps(50_000);
             default -> throw new IllegalArgumentException(scenario.toString());
         }

@@ -26,8 +26,8 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = {
         "Measure JLoadGen's own overhead with the null SUT: run the configurations of the performance budget "
-            + "(DESIGN.md), each repeat in a fresh JVM, and print a Markdown table of min / median / max, peak RSS "
-            + "and wall time beside the official LoadGen's figures and the targets.",
+            + "(benchmarks/README.md, \"The budget\"), each repeat in a fresh JVM, and print a Markdown table of "
+            + "min / median / max, peak RSS and wall time beside the official LoadGen's figures and the targets.",
         "The full set takes 15-30 minutes; --only and --repeats run a subset (e.g. --only smoke --repeats 1).",
         "--official: instead, what the bridge costs: the Java null SUT under the official LoadGen (the bridge) "
             + "beside a C++ null SUT under the same LoadGen build, runs alternated (about 7 minutes).",

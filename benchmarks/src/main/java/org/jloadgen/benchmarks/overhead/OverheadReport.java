@@ -139,9 +139,10 @@ public record OverheadReport(
                 .append(" |\n");
         }
         out.append('\n');
-        out.append("¹ not a budget row: the official LoadGen's null-SUT example log in shared/data/example-logs.\n");
+        out.append("¹ not a budget row: the official LoadGen's null-SUT example log in "
+            + "testdata/official/example-logs.\n");
         out.append("² the official LoadGen's C++ null SUT with a condition-variable worker on the 2-core development "
-            + "machine (DESIGN.md; `jloadgen overhead --side-by-side` measures it beside JLoadGen).\n\n");
+            + "machine (benchmarks/README.md; `jloadgen overhead --side-by-side` measures it beside JLoadGen).\n\n");
         out.append("Each configuration ran ").append(repeats).append(" times, each in a fresh JVM (`")
             .append(String.join(" ", ChildJvm.REQUIRED_FLAGS)).append(' ').append(String.join(" ", jvmFlags))
             .append("`); min / median / max over the repeats, peak RSS (VmHWM) and whole-process wall time are ")

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Locale;
+import java.util.function.IntSupplier;
 
 import org.jloadgen.bindings.ThreadScheduling;
 import org.jloadgen.engine.RunStatus;
@@ -12,14 +13,18 @@ import org.jloadgen.engine.TestResult;
 
 /**
  * One live status line on a terminal while a test runs: the step, elapsed time against {@code min_duration},
- * samples issued and completed, the completion rate and the last interval's p99 latency. Drawn by its own daemon
- * thread at the lowest priority, twice a second, from {@link RunStatus#snapshot()}: the issue and completion paths
- * do no work for it, and it never holds a core a SUT thread wants for longer than one redraw.
+ * samples issued and completed, the completion rate and the last interval's p99 latency; before a series issues, what
+ * is being prepared (loading samples, generating the trace, the JIT warm-up). Fitted to the terminal's width at each
+ * redraw ({@link StatusFields}); where standard error is not a terminal, a plain line every 10 s instead. Drawn by its
+ * own daemon thread at the lowest priority, twice a second, from {@link RunStatus#snapshot()}: the issue and
+ * completion paths do no work for it, and it never holds a core a SUT thread wants for longer than one redraw.
  */
 public final class ProgressLine implements AutoCloseable
 {
     /** Redraw period: often enough to look live, rare enough to cost nothing. */
     static final long PERIOD_MS = 500;
+    /** Period of the plain line where standard error is not a terminal: a log, not an animation. */
+    static final long PLAIN_PERIOD_MS = 10_000;
     private static final String ERASE_LINE = "\r\033[K";
     /** Guards {@link #drawnOn}: a line is drawn, or erased before other output, as a whole. */
     private static final Object TERMINAL = new Object();
@@ -31,15 +36,36 @@ public final class ProgressLine implements AutoCloseable
     private final String jobStep;
     private final Thread thread;
     private volatile boolean running = true;
+    private final Output output;
+    private final IntSupplier columns;
+    private final long plainPeriodMs;
     private long lastCompleted = -1;
     private long lastElapsedNs;
     private String lastSeries = "";
+    private String preparing = "";
+    private String preparingStep = "";
+    private long preparingSinceNs = System.nanoTime();
 
-    private ProgressLine(final RunStatus status, final PrintStream err, final String jobStep)
+    /** How the status is shown. */
+    public enum Output
     {
+        /** Not at all ({@code --quiet}). */
+        OFF,
+        /** One line redrawn in place, fitted to the terminal's width. */
+        LIVE,
+        /** A plain line every {@link #PLAIN_PERIOD_MS} (standard error is a file or a pipe). */
+        PLAIN
+    }
+
+    private ProgressLine(final RunStatus status, final PrintStream err, final String jobStep, final Output output,
+        final IntSupplier columns, final long plainPeriodMs)
+    {
+        this.plainPeriodMs = plainPeriodMs;
         this.status = status;
         this.err = err;
         this.jobStep = jobStep;
+        this.output = output;
+        this.columns = columns;
         this.thread = new Thread(this::run, "jloadgen-progress");
         thread.setDaemon(true);
         thread.setPriority(Thread.MIN_PRIORITY);
@@ -55,8 +81,37 @@ public final class ProgressLine implements AutoCloseable
     public static ProgressLine start(final RunStatus status, final PrintStream err, final String jobStep,
         final boolean enabled)
     {
-        final ProgressLine line = new ProgressLine(status, err, jobStep);
-        if (enabled)
+        return start(status, err, jobStep, enabled ? Output.LIVE : Output.OFF, TerminalWidth::columns);
+    }
+
+    /**
+     * @param status  the running test.
+     * @param err     standard error.
+     * @param jobStep a prefix naming the job's step, or {@code null}.
+     * @param output  how to show it.
+     * @param columns the terminal's width, asked before each redraw of a {@link Output#LIVE} line.
+     * @return a started progress line; close it when the test ends.
+     */
+    public static ProgressLine start(final RunStatus status, final PrintStream err, final String jobStep,
+        final Output output, final IntSupplier columns)
+    {
+        return start(status, err, jobStep, output, columns, PLAIN_PERIOD_MS);
+    }
+
+    /**
+     * @param status        the running test.
+     * @param err           standard error.
+     * @param jobStep       a prefix naming the job's step, or {@code null}.
+     * @param output        how to show it.
+     * @param columns       the terminal's width, asked before each redraw of a {@link Output#LIVE} line.
+     * @param plainPeriodMs the period of a {@link Output#PLAIN} line.
+     * @return a started progress line; close it when the test ends.
+     */
+    public static ProgressLine start(final RunStatus status, final PrintStream err, final String jobStep,
+        final Output output, final IntSupplier columns, final long plainPeriodMs)
+    {
+        final ProgressLine line = new ProgressLine(status, err, jobStep, output, columns, plainPeriodMs);
+        if (output != Output.OFF)
         {
             line.thread.start();
         }
@@ -146,60 +201,97 @@ public final class ProgressLine implements AutoCloseable
         {
             try
             {
-                Thread.sleep(PERIOD_MS);
+                Thread.sleep(output == Output.PLAIN ? plainPeriodMs : PERIOD_MS);
             }
             catch (final InterruptedException ex)
             {
                 return;
             }
-            if (running)
+            if (running && output == Output.PLAIN)
             {
-                draw(format(status.snapshot()));
+                synchronized (TERMINAL)
+                {
+                    err.println(format(status.snapshot()));
+                }
+            }
+            else if (running)
+            {
+                // One column short of the width: a line that fills the last column wraps on some terminals.
+                draw(format(status.snapshot(), Math.max(1, columns.getAsInt() - 1)));
             }
         }
     }
 
     /**
      * @param s what the test is doing.
-     * @return the status line (no line break).
+     * @return the status line in full (no line break).
      */
     public String format(final RunStatus.Snapshot s)
     {
-        final StringBuilder line = new StringBuilder(120);
+        return fields(s).full();
+    }
+
+    /**
+     * @param s     what the test is doing.
+     * @param width the most characters the line may take.
+     * @return the status line, shortened to fit (no line break).
+     */
+    public String format(final RunStatus.Snapshot s, final int width)
+    {
+        return fields(s).fit(width);
+    }
+
+    private StatusFields fields(final RunStatus.Snapshot s)
+    {
+        final StatusFields fields = new StatusFields();
         if (jobStep != null)
         {
-            line.append(jobStep).append(" | ");
+            final int space = jobStep.indexOf(' ');
+            fields.put(StatusFields.Field.JOB, jobStep, space > 0 ? jobStep.substring(0, space) : null);
         }
-        line.append(s.step());
+        fields.put(StatusFields.Field.STEP, s.step(), null);
         if (!s.issuing())
         {
             lastCompleted = -1;
-            return line.append(" | preparing").toString();
+            final String what = s.preparing() == null ? "" : s.preparing();
+            if (!what.equals(preparing) || !s.step().equals(preparingStep))
+            {
+                preparing = what;
+                preparingStep = s.step();
+                preparingSinceNs = System.nanoTime();
+            }
+            final long seconds = (System.nanoTime() - preparingSinceNs) / 1_000_000_000L;
+            final String since = seconds >= 1 ? ", " + seconds + " s" : "";
+            return what.isEmpty() ? fields.put(StatusFields.Field.PREPARING, "preparing", null)
+                : fields.put(StatusFields.Field.PREPARING, "preparing: " + what + since, what);
         }
         if (!s.series().equals(lastSeries))
         {
             lastSeries = s.series();
             lastCompleted = -1;
         }
-        line.append(" | ").append(s.series());
-        line.append(String.format(Locale.ROOT, " | %.1f", s.elapsedNs() / 1e9));
+        final int comma = s.series().indexOf(", ");
+        fields.put(StatusFields.Field.SERIES, s.series(), comma > 0 ? s.series().substring(comma + 2) : null);
+        final StringBuilder time = new StringBuilder(String.format(Locale.ROOT, "%.1f", s.elapsedNs() / 1e9));
         if (s.minDurationMs() > 0)
         {
-            line.append(String.format(Locale.ROOT, "/%.1f", s.minDurationMs() / 1e3));
+            time.append(String.format(Locale.ROOT, "/%.1f", s.minDurationMs() / 1e3));
         }
-        line.append(String.format(Locale.ROOT, " s | issued %,d done %,d", s.samplesIssued(), s.samplesCompleted()));
+        fields.put(StatusFields.Field.TIME, time.append(" s").toString(), null);
+        fields.put(StatusFields.Field.COUNTS, String.format(Locale.ROOT, "issued %,d done %,d", s.samplesIssued(),
+            s.samplesCompleted()), String.format(Locale.ROOT, "done %,d", s.samplesCompleted()));
         if (lastCompleted >= 0 && s.elapsedNs() > lastElapsedNs)
         {
             final double perSecond = (s.samplesCompleted() - lastCompleted) * 1e9 / (s.elapsedNs() - lastElapsedNs);
-            line.append(String.format(Locale.ROOT, " | %,.0f/s", perSecond));
+            fields.put(StatusFields.Field.RATE, String.format(Locale.ROOT, "%,.0f/s", perSecond), null);
         }
         lastCompleted = s.samplesCompleted();
         lastElapsedNs = s.elapsedNs();
         if (s.intervalP99Ns() >= 0)
         {
-            line.append(" | p99 ").append(duration(s.intervalP99Ns()));
+            fields.put(StatusFields.Field.P99, "p99 " + duration(s.intervalP99Ns()), null);
         }
-        return line.toString();
+        return fields;
     }
 
     private static String duration(final long ns)
@@ -208,11 +300,11 @@ public final class ProgressLine implements AutoCloseable
         {
             return ns + " ns";
         }
-        if (ns < 10_000_000)
+        if (ns < 1_000_000)
         {
             return String.format(Locale.ROOT, "%.1f us", ns / 1e3);
         }
-        return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
+        return String.format(Locale.ROOT, ns < 100_000_000 ? "%.2f ms" : "%.1f ms", ns / 1e6);
     }
 
     /**
@@ -244,13 +336,16 @@ public final class ProgressLine implements AutoCloseable
      *
      * @param runner   the test.
      * @param jobStep  what the status line starts with (a job's step, e.g. {@code [1/2] accuracy}), or {@code null}.
-     * @param progress whether to show the status line when standard error is a terminal (off with {@code --quiet}).
+     * @param progress whether to show the status line (off with {@code --quiet}): live on a terminal, else a plain
+     *                 line every 10 s.
      * @return its result.
      */
     public static TestResult runWithStatusLine(final TestRunner runner, final String jobStep, final boolean progress)
     {
         final ProgressLine line = ProgressLine.start(runner.status(), System.err, jobStep,
-            progress && ProgressLine.stderrIsTerminal());
+            !progress ? ProgressLine.Output.OFF
+                : ProgressLine.stderrIsTerminal() ? ProgressLine.Output.LIVE : ProgressLine.Output.PLAIN,
+            TerminalWidth::columns);
         try
         {
             return runner.run();

@@ -32,7 +32,8 @@ public final class SutSelection
     public static final String FALLBACK_SUT = "synthetic";
 
     @Option(names = "--sut", paramLabel = "NAME",
-        description = "System under test, see --list-suts. Default: the SUT of the default job (what a bare "
+        description = "System under test, see --list-suts; --sut NAME --help lists its --sut-opt options. Default: "
+            + "the SUT of the default job (what a bare "
             + "'jloadgen run' runs): cpu, the embedded model, when the sut-cpu module is installed, else synthetic; "
             + "here: ${DEFAULT-VALUE}.")
     String sutName;

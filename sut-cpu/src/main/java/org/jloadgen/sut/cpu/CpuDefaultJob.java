@@ -92,6 +92,12 @@ public final class CpuDefaultJob implements DefaultJob
         return run(outDir(), minDurationMs(), FashionMnist.defaultCacheDir(), out, err);
     }
 
+    @Override
+    public int run(final Path outDir, final PrintStream out, final PrintStream err)
+    {
+        return run(outDir, minDurationMs(), FashionMnist.defaultCacheDir(), out, err);
+    }
+
     /**
      * @return the {@value #OUT_DIR_PROP_NAME} property, else {@link #OUT_DIR_DEFAULT}.
      */

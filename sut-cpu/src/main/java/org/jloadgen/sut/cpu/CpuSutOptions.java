@@ -1,11 +1,14 @@
 package org.jloadgen.sut.cpu;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.sut.DatasetDescriptor;
+import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
 
 /**
@@ -75,11 +78,42 @@ public final class CpuSutOptions
     /** Batcher queue capacity in samples. */
     public static final String QUEUE = "queue";
 
+    /** Per-scenario defaults, in words. */
+    private static final String PER_SCENARIO = "per scenario: ";
+    /** The options of the model and its data (not allowed with the embedded model). */
+    private static final List<SutOption> MODEL_OPTIONS = List.of(
+        new SutOption(MODEL_FILE, SutOption.PATH, "the embedded Fashion-MNIST MLP", "The ONNX model (also "
+            + "--model-file)."),
+        new SutOption(INPUT, "text", "the model's only input", "Name of the model input the samples feed."),
+        new SutOption(OUTPUT, "text", "the model's first output", "Name of the model output returned as the "
+            + "response (scored for top-1)."));
+    /** The options of the inference: batching, threads, waits. */
+    private static final List<SutOption> INFERENCE_OPTIONS = List.of(
+        new SutOption(NAME, "text", "one made of the model file's name",
+            "The SUT's name in the logs (sut_name)."),
+        new SutOption(CACHE_DIR, SutOption.PATH, "$JLOADGEN_CACHE_DIR, else $XDG_CACHE_HOME/jloadgen, else "
+            + "~/.cache/jloadgen", "Where the embedded model is extracted."),
+        new SutOption(BATCH, "integer >= 1", PER_SCENARIO + "Offline and Server "
+            + InferenceSettings.OFFLINE_BATCH_DEFAULT + ", MultiStream " + InferenceSettings.MULTI_STREAM_BATCH_DEFAULT
+            + ", SingleStream 1", "Most samples per inference call (dynamic batching)."),
+        new SutOption(TIMEOUT_US, "integer >= 0", PER_SCENARIO + "Server "
+            + InferenceSettings.SERVER_TIMEOUT_US_DEFAULT + ", else 0", "How long the batcher waits for a batch to "
+            + "fill, in us."),
+        new SutOption(WORKERS, "integer >= 1", PER_SCENARIO + "Offline and Server " + InferenceSettings.WORKERS_DEFAULT
+            + ", else 1", "Worker threads, each running inference calls."),
+        new SutOption(INTRA_OP_THREADS, "integer >= 1", "1", "ONNX Runtime threads per inference call."),
+        new SutOption(ORT_SPINNING, "true|false", "false", "Let ONNX Runtime's thread pool spin between calls."),
+        new SutOption(IDLE, "auto|spin|park|yield|backoff|sleep", "auto", "How an idle worker waits for a batch: "
+            + "auto spins where a CPU is free for it, else parks."),
+        new SutOption(PIN, "CPU list (0-3,8), all or none", "none", "CPUs to pin the workers to, one each in turn."),
+        new SutOption(QUEUE, "power of two >= batch", Integer.toString(InferenceSettings.QUEUE_CAPACITY_DEFAULT),
+            "Samples the batcher can queue."));
+    /** Every option, for {@code run --sut cpu --help}. */
+    static final List<SutOption> OPTIONS = concat(MODEL_OPTIONS, DatasetDescriptor.OPTIONS, INFERENCE_OPTIONS);
     /** The keys that describe the model and its data (not allowed with the embedded model). */
-    private static final Set<String> DATA_KEYS = union(DatasetDescriptor.KEYS, Set.of(MODEL_FILE, INPUT, OUTPUT));
-    private static final Set<String> KNOWN_KEYS = union(DATA_KEYS, Set.of(NAME, CACHE_DIR, BATCH, TIMEOUT_US,
-        WORKERS, INTRA_OP_THREADS, ORT_SPINNING, IDLE, PIN, QUEUE));
-    private static final Set<String> PATH_KEYS = union(DatasetDescriptor.PATH_KEYS, Set.of(MODEL_FILE, CACHE_DIR));
+    private static final Set<String> DATA_KEYS = union(DatasetDescriptor.KEYS, SutOption.keys(MODEL_OPTIONS));
+    private static final Set<String> KNOWN_KEYS = SutOption.keys(OPTIONS);
+    private static final Set<String> PATH_KEYS = SutOption.pathKeys(OPTIONS);
 
     private final ModelDescriptor model;
     private final InferenceSettings inference;
@@ -205,6 +239,17 @@ public final class CpuSutOptions
     static long[] shape(final String text)
     {
         return SutOptions.parseShape(text);
+    }
+
+    @SafeVarargs
+    private static List<SutOption> concat(final List<SutOption>... lists)
+    {
+        final List<SutOption> all = new ArrayList<>();
+        for (final List<SutOption> list : lists)
+        {
+            all.addAll(list);
+        }
+        return List.copyOf(all);
     }
 
     private static Set<String> union(final Set<String> a, final Set<String> b)

@@ -36,6 +36,12 @@ public final class CpuSutProvider implements SutProvider
     }
 
     @Override
+    public java.util.List<org.jloadgen.sut.SutOption> options()
+    {
+        return CpuSutOptions.OPTIONS;
+    }
+
+    @Override
     public SutInstance create(final SutContext context)
     {
         return instance(CpuSutOptions.parse(context.options(), context.scenario()));

@@ -12,8 +12,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@code jloadgen run} with no arguments: the default job through the real command line, with a short
- * {@code min_duration} and the logs in a temporary folder.
+ * {@code jloadgen run} with no arguments, or with only {@code --out DIR}: the default job through the real command
+ * line, with a short {@code min_duration} and the logs in a temporary folder ({@code --out}; the README test runs the
+ * bare {@code ./jloadgen run}).
  */
 class CpuDefaultJobTest
 {
@@ -21,23 +22,22 @@ class CpuDefaultJobTest
     Path dir;
 
     @Test
-    void shouldRunAccuracyAndOfflinePerformanceWhenRunIsGivenNoArguments() throws Exception
+    void shouldRunAccuracyAndOfflinePerformanceWhenRunIsGivenNoArgumentsOrOnlyAnOutputFolder() throws Exception
     {
         final Path out = dir.resolve("default");
-        System.setProperty(CpuDefaultJob.OUT_DIR_PROP_NAME, out.toString());
         System.setProperty(CpuDefaultJob.MIN_DURATION_MS_PROP_NAME, "1000");
         final CliRun run;
         try
         {
-            run = Runs.cli("run");
+            run = Runs.cli("run", "--out", out.toString());
         }
         finally
         {
-            System.clearProperty(CpuDefaultJob.OUT_DIR_PROP_NAME);
             System.clearProperty(CpuDefaultJob.MIN_DURATION_MS_PROP_NAME);
         }
 
         assertTrue(run.out().contains("jloadgen: default job: the embedded Fashion-MNIST model"), run.out());
+        assertTrue(run.out().contains("(--out: logs in " + out + " instead)"), run.out());
         assertTrue(run.out().contains("Accuracy: top-1 accuracy: 89.19% (8919 of 10000 samples)"), run.out());
         assertTrue(run.out().contains("MLPerf Results Summary"), run.out());
         assertTrue(run.out().contains("Scenario : Offline"), run.out());

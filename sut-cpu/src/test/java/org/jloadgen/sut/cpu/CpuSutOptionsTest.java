@@ -48,6 +48,34 @@ class CpuSutOptionsTest
     }
 
     @Test
+    void shouldDeclareEveryOptionWithTheDefaultsThePerScenarioSettingsUse()
+    {
+        // The help (run --sut cpu --help) and the parser come from one list; its defaults are the settings' own.
+        final java.util.Map<String, org.jloadgen.sut.SutOption> declared = new java.util.HashMap<>();
+        CpuSutOptions.OPTIONS.forEach(o -> declared.put(o.key(), o));
+        for (final String key : java.util.List.of("model-file", "dataset", "labels", "batch", "timeout-us", "workers",
+            "intra-op-threads", "idle", "pin", "queue", "name", "cache-dir", "placement"))
+        {
+            assertTrue(declared.containsKey(key), key);
+        }
+        final InferenceSettings offline = InferenceSettings.defaults(TestScenario.OFFLINE);
+        final InferenceSettings server = InferenceSettings.defaults(TestScenario.SERVER);
+        final InferenceSettings multi = InferenceSettings.defaults(TestScenario.MULTI_STREAM);
+        assertEquals("per scenario: Offline and Server " + offline.maxBatchSize() + ", MultiStream "
+            + multi.maxBatchSize() + ", SingleStream 1", declared.get("batch").defaultValue());
+        assertEquals(server.maxBatchSize(), offline.maxBatchSize());
+        assertEquals("per scenario: Server " + server.batchTimeoutUs() + ", else 0",
+            declared.get("timeout-us").defaultValue());
+        assertEquals("per scenario: Offline and Server " + server.workers() + ", else 1",
+            declared.get("workers").defaultValue());
+        assertEquals(Integer.toString(offline.queueCapacity()), declared.get("queue").defaultValue());
+        assertEquals(Integer.toString(offline.intraOpThreads()), declared.get("intra-op-threads").defaultValue());
+        final IllegalArgumentException unknown = assertThrows(IllegalArgumentException.class,
+            () -> CpuSutOptions.parse(Map.of("workerz", "2"), TestScenario.SERVER));
+        assertTrue(unknown.getMessage().contains("workerz"), unknown.getMessage());
+    }
+
+    @Test
     void shouldParseEveryInferenceOption()
     {
         final InferenceSettings s = CpuSutOptions.parse(Map.of("batch", "64", "timeout-us", "1_500", "workers", "3",

@@ -1,6 +1,7 @@
 package org.jloadgen.sut.tensorrt;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
@@ -12,6 +13,7 @@ import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
 import org.jloadgen.sut.CacheDirectory;
 import org.jloadgen.sut.DatasetDescriptor;
+import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
 
 /**
@@ -98,8 +100,10 @@ public final class TensorRtOptions
     /** Simulated failure. */
     public static final String SIM_FAIL_AFTER = "sim-fail-after";
 
+    /** Every option, with its type, default and meaning ({@code run --sut tensorrt --help}). */
+    public static final List<SutOption> OPTIONS = options();
     /** Every key. */
-    public static final Set<String> KEYS = keys();
+    public static final Set<String> KEYS = SutOption.keys(OPTIONS);
     private static final Set<String> PATH_KEYS = union(DatasetDescriptor.PATH_KEYS,
         Set.of(MODEL_FILE, ENGINE, ENGINE_CACHE));
 
@@ -342,15 +346,93 @@ public final class TensorRtOptions
             o.longValue(SIM_FAIL_AFTER, 0));
     }
 
-    private static Set<String> keys()
+    private static List<SutOption> options()
     {
-        final Set<String> keys = new HashSet<>(DatasetDescriptor.KEYS);
-        keys.addAll(Set.of(MODEL_FILE, ENGINE, INPUT, OUTPUT, NAME, BACKEND, GPUS, BATCH, TIMEOUT_US, QUEUE, IDLE, PIN,
-            ISSUE_THREADS, COPY_STREAMS, INFER_STREAMS, GRAPHS, START_FROM_DEVICE, POSTPROCESS, RAW_OUTPUTS, WARMUP,
-            COMPLETION_WAIT, STAGE_TIMES, FP16, INT8, TF32, WORKSPACE, BUILDER_OPT_LEVEL, OPT_BATCH, ENGINE_CACHE,
-            SIM_DEVICES, SIM_INPUT, SIM_CLASSES, SIM_COPY_GBPS, SIM_INFER_US, SIM_INFER_US_PER_SAMPLE, SIM_ENQUEUE_US,
-            SIM_GRAPH_LAUNCH_US, SIM_FAIL_AFTER));
-        return Set.copyOf(keys);
+        final List<SutOption> options = new ArrayList<>(List.of(
+        new SutOption(MODEL_FILE, SutOption.PATH, "",
+            "The ONNX model (also --model-file); required unless engine."),
+        new SutOption(ENGINE, SutOption.PATH, "",
+            "A serialized TensorRT engine to load instead of building one."),
+        new SutOption(INPUT, "text", "the model's only input",
+            "The input tensor the samples feed."),
+        new SutOption(OUTPUT, "text", "the model's first output",
+            "The output tensor returned as the response."),
+        new SutOption(NAME, "text", "TensorRT(<model file>)",
+            "The SUT's name in the logs (sut_name)."),
+        new SutOption(BACKEND, "cuda|simulated", "cuda",
+            "cuda runs on the GPUs; simulated runs the same pipeline without a GPU (the sim-* options)."),
+        new SutOption(GPUS, "all or ordinals (0,2)", "all",
+            "The GPUs to use."),
+        new SutOption(BATCH, "integer >= 1", "see sut-tensorrt/README.md, Defaults",
+            "Largest batch (a fixed batch axis of 1 forces 1)."),
+        new SutOption(TIMEOUT_US, "integer >= 0", "see sut-tensorrt/README.md, Defaults",
+            "Cut a batch this long after its first sample, in us."),
+        new SutOption(QUEUE, "power of two", "65536",
+            "Samples the batcher queues."),
+        new SutOption(IDLE, "spin|yield|backoff|sleep", "see sut-tensorrt/README.md, Defaults",
+            "How the issue threads wait for samples or a free slot."),
+        new SutOption(PIN, "CPU list (0-3), all or none", "none",
+            "CPUs for the issue threads, round-robin."),
+        new SutOption(ISSUE_THREADS, "integer >= 1", "1",
+            "Issue threads per GPU."),
+        new SutOption(COPY_STREAMS, "integer >= 1", "see sut-tensorrt/README.md, Defaults",
+            "Slots per GPU: batches in flight, each with its own stream, context and buffers."),
+        new SutOption(INFER_STREAMS, "integer 1..copy-streams", "1",
+            "Inference streams per GPU."),
+        new SutOption(GRAPHS, "auto|none|list of batch sizes", "see sut-tensorrt/README.md, Defaults",
+            "CUDA graph batch sizes: auto is the powers of two up to batch, and batch."),
+        new SutOption(START_FROM_DEVICE, "true|false", "false",
+            "Copy the loaded set to each GPU at load time."),
+        new SutOption(POSTPROCESS, "auto|argmax|topk:K|none", "auto",
+            "auto: argmax for float32 [N, classes] when libjlg_cuda.so is loaded, else none; topk:K for K in "
+            + "1..64 (the accuracy report takes the first id)."),
+        new SutOption(RAW_OUTPUTS, "copy|on-demand", "copy",
+            "With postprocess=none: copy every row back, or only the rows the accuracy log takes."),
+        new SutOption(WARMUP, "integer >= 0", "3",
+            "Inferences per batch size and slot before the test."),
+        new SutOption(COMPLETION_WAIT, "spin|yield|backoff|sleep|block", "see sut-tensorrt/README.md, Defaults",
+            "How completion threads wait: poll the events, or block in cudaEventSynchronize on blocking-sync events."),
+        new SutOption(STAGE_TIMES, "true|false", "true",
+            "Time H2D, inference and D2H with CUDA events (sut_stats.txt)."),
+        new SutOption(FP16, "true|false", "false",
+            "Allow FP16 kernels."),
+        new SutOption(INT8, "true|false", "false",
+            "Allow INT8 kernels (a Q/DQ-quantized model)."),
+        new SutOption(TF32, "true|false", "true",
+            "Allow TF32 for FP32 math (false gives results closest to a CPU runtime)."),
+        new SutOption(WORKSPACE, "size (4GiB, 512MB)", "TensorRT's",
+            "TensorRT's workspace limit."),
+        new SutOption(BUILDER_OPT_LEVEL, "integer 0..5", "3 (TensorRT's)",
+            "TensorRT's builder optimization level."),
+        new SutOption(OPT_BATCH, "integer >= 1", "batch",
+            "Batch size the optimization profiles are tuned for."),
+        new SutOption(ENGINE_CACHE, "path or off", "$JLOADGEN_CACHE_DIR/tensorrt, else ~/.cache/jloadgen/tensorrt",
+            "Folder of built engines, or off."),
+        new SutOption(SIM_DEVICES, "integer >= 1", "1",
+            "backend=simulated: simulated GPUs."),
+        new SutOption(SIM_INPUT, "DTYPE:SHAPE", "uint8:1x28x28",
+            "backend=simulated: the simulated model input."),
+        new SutOption(SIM_CLASSES, "integer >= 1", "10",
+            "backend=simulated: float32 logits per sample."),
+        new SutOption(SIM_COPY_GBPS, "number >= 0", "0 (instant)",
+            "backend=simulated: copy bandwidth in GB/s."),
+        new SutOption(SIM_INFER_US, "integer >= 0", "0",
+            "backend=simulated: device time of an inference, in us."),
+        new SutOption(SIM_INFER_US_PER_SAMPLE, "integer >= 0", "0",
+            "backend=simulated: device time added per sample, in us."),
+        new SutOption(SIM_ENQUEUE_US, "integer >= 0", "0",
+            "backend=simulated: host time of an enqueue, in us."),
+        new SutOption(SIM_GRAPH_LAUNCH_US, "integer >= 0", "0",
+            "backend=simulated: host time of a graph launch, in us."),
+        new SutOption(SIM_FAIL_AFTER, "integer >= 0", "0 (never)",
+            "backend=simulated: fail the device after this many inferences (warm-up included).")));
+        // The dataset's keys, as the cpu SUT reads them; placement is copy only here.
+        for (final SutOption o : DatasetDescriptor.OPTIONS)
+        {
+            options.add(!o.key().equals(DatasetDescriptor.PLACEMENT) ? o : new SutOption(o.key(), "copy", "copy",
+                "Batches are copied from one pinned slab."));
+        }
+        return List.copyOf(options);
     }
 
     private static Set<String> union(final Set<String> a, final Set<String> b)

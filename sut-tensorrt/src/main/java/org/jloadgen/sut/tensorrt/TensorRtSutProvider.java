@@ -30,6 +30,12 @@ public final class TensorRtSutProvider implements SutProvider
     }
 
     @Override
+    public java.util.List<org.jloadgen.sut.SutOption> options()
+    {
+        return TensorRtOptions.OPTIONS;
+    }
+
+    @Override
     public String description()
     {
         return "an ONNX model on TensorRT 10 + CUDA (JavaCPP) with per-GPU copy/inference streams, CUDA graphs and "

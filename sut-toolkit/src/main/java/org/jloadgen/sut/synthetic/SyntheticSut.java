@@ -3,6 +3,7 @@ package org.jloadgen.sut.synthetic;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -20,6 +21,7 @@ import org.jloadgen.sut.BatchProcessor;
 import org.jloadgen.sut.BatcherSettings;
 import org.jloadgen.sut.BatchingSut;
 import org.jloadgen.sut.SampleBatch;
+import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
 import org.jloadgen.sut.SutStatistics;
 
@@ -46,9 +48,31 @@ public final class SyntheticSut implements AbortableSut, AutoCloseable
 {
     /** The name given to {@code --sut}. */
     public static final String SUT_NAME = "synthetic";
+    /** Every option the SUT takes, with its type, default and meaning ({@code run --sut synthetic --help}). */
+    public static final List<SutOption> OPTIONS = List.of(
+        new SutOption("service", "fixed:T|uniform:MIN:MAX|exponential:MEAN", "fixed:0", "Service time of one batch, "
+            + "drawn per batch from this distribution (times in ns, us, ms or s)."),
+        new SutOption("per-sample", "time", "0", "Service time added per sample of a batch."),
+        new SutOption("batch", "integer >= 1", "1", "Most samples the batcher puts in one batch."),
+        new SutOption("timeout-us", "integer >= 0", "0", "How long the batcher waits for a batch to fill, in us."),
+        new SutOption("workers", "integer >= 1", "1", "Worker threads that serve batches."),
+        new SutOption("queue", "power of two >= batch", Integer.toString(BatcherSettings.QUEUE_CAPACITY_DEFAULT),
+            "Samples the batcher can queue."),
+        new SutOption("inline", "true|false", "false", "Serve every query on the issue thread inside issueQuery, "
+            + "no batcher or workers."),
+        new SutOption("wait", "spin|sleep|auto", "auto", "How a service time is waited out: auto spins up to "
+            + SyntheticSut.AUTO_SPIN_LIMIT_NS / 1000 + " us and sleeps above."),
+        new SutOption("tokens", "integer >= 0", "0", "Tokens per response: above 0 it reports a first token before "
+            + "completing (for token latencies)."),
+        new SutOption("first-token", "time", "0", "Time from the start of service to the first token."),
+        new SutOption("seed", "integer", "1", "Seed of the service-time draws (worker i draws from seed + i)."),
+        new SutOption("misbehave", "none|never|twice|unknown|throw|throw-flush|fail", "none", "A deliberate bug, to "
+            + "test the harness: never complete, complete twice, complete an unknown id, throw from issueQuery or "
+            + "flushQueries, or report a failed inference."),
+        new SutOption("misbehave-after", "integer >= 0", "0", "Queries issued before it starts to misbehave."),
+        new SutOption("name", "text", "SyntheticSUT", "The SUT's name in the logs."));
     /** Every option the SUT takes. */
-    public static final Set<String> KNOWN_OPTIONS = Set.of("service", "per-sample", "batch", "timeout-us", "workers",
-        "queue", "inline", "wait", "tokens", "first-token", "seed", "misbehave", "misbehave-after", "name");
+    public static final Set<String> KNOWN_OPTIONS = SutOption.keys(OPTIONS);
     /** Service times at or below this are spun, above it slept, when {@code wait=auto}. */
     private static final long AUTO_SPIN_LIMIT_NS = 200_000;
 

@@ -3,13 +3,13 @@ package org.jloadgen.sut.network.client;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 import org.jloadgen.sut.DatasetDescriptor;
+import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
 
 /**
@@ -65,14 +65,41 @@ public record NetworkSutOptions(
     public static final int MAX_MESSAGE_MB_DEFAULT = 256;
     /** Default synthetic sample size. */
     public static final long SAMPLE_BYTES_DEFAULT = 64;
+    /** The client's own options, with types, defaults and meanings ({@code run --sut network --help}). */
+    static final List<SutOption> OWN_OPTIONS = List.of(
+        new SutOption("endpoints", "host:port[,host:port...]", "", "The inference servers (nodes), KServe v2 gRPC; "
+            + "required."),
+        new SutOption("model", "text", "", "The model every node serves; required."),
+        new SutOption("model-version", "text", "the servers' choice", "The model version to call."),
+        new SutOption("input", "text", "the model's only input", "The input tensor the samples feed."),
+        new SutOption("output", "text", "the model's first output", "The output whose bytes are the response."),
+        new SutOption("inflight", "integer 1..1048576", Integer.toString(IN_FLIGHT_DEFAULT), "Calls in flight per "
+            + "node at most."),
+        new SutOption("connections", "integer 1..64", "1", "TCP connections per node."),
+        new SutOption("balance", "least-outstanding|round-robin", "least-outstanding", "How a node is picked for "
+            + "each sample: the one with the fewest calls in flight, or each in turn."),
+        new SutOption("stream", "true|false", "false", "Send requests on one ModelStreamInfer stream per connection "
+            + "(Triton's extension, also served by jloadgen serve) instead of a call each."),
+        new SutOption("tls", "true|false", "false", "TLS instead of plaintext."),
+        new SutOption("tls-ca", SutOption.PATH, "the system's certificates", "PEM certificates to trust."),
+        new SutOption("tls-authority", "host name", "the endpoint's host", "Host name the servers' certificates "
+            + "must match."),
+        new SutOption("connect-timeout-ms", "integer >= 0", Long.toString(CONNECT_TIMEOUT_MS_DEFAULT), "How long to "
+            + "wait for every node to come up."),
+        new SutOption("timeout-ms", "integer >= 0", Long.toString(REQUEST_TIMEOUT_MS_DEFAULT), "A call unanswered "
+            + "this long fails its node and the run."),
+        new SutOption("max-message-mb", "integer 1..2047", Integer.toString(MAX_MESSAGE_MB_DEFAULT), "Largest "
+            + "answer accepted, in MiB."),
+        new SutOption("sample-bytes", "integer >= 0", Long.toString(SAMPLE_BYTES_DEFAULT), "Without a dataset, the "
+            + "size of each synthetic sample."));
+    /** Every option: the client's and the dataset's. */
+    static final List<SutOption> OPTIONS = concat(OWN_OPTIONS, DatasetDescriptor.OPTIONS);
     /** The client's own keys. */
-    static final Set<String> OWN_KEYS = Set.of("endpoints", "model", "model-version", "input", "output", "inflight",
-        "connections", "balance", "stream", "tls", "tls-ca", "tls-authority", "connect-timeout-ms", "timeout-ms",
-        "max-message-mb", "sample-bytes");
+    static final Set<String> OWN_KEYS = SutOption.keys(OWN_OPTIONS);
     /** Every key: the client's and the dataset's. */
-    static final Set<String> KEYS = union(OWN_KEYS, DatasetDescriptor.KEYS);
+    static final Set<String> KEYS = SutOption.keys(OPTIONS);
     /** Keys whose descriptor values are paths. */
-    static final Set<String> PATH_KEYS = union(Set.of("tls-ca"), DatasetDescriptor.PATH_KEYS);
+    static final Set<String> PATH_KEYS = SutOption.pathKeys(OPTIONS);
 
     /** How the issuing thread picks a node for each sample. */
     public enum Balance
@@ -91,11 +118,11 @@ public record NetworkSutOptions(
         endpoints = List.copyOf(endpoints);
     }
 
-    private static Set<String> union(final Set<String> a, final Set<String> b)
+    private static List<SutOption> concat(final List<SutOption> a, final List<SutOption> b)
     {
-        final Set<String> all = new HashSet<>(a);
+        final List<SutOption> all = new ArrayList<>(a);
         all.addAll(b);
-        return Set.copyOf(all);
+        return List.copyOf(all);
     }
 
     /**

@@ -40,6 +40,12 @@ public final class NetworkSutProvider implements SutProvider
     }
 
     @Override
+    public java.util.List<org.jloadgen.sut.SutOption> options()
+    {
+        return NetworkSutOptions.OPTIONS;
+    }
+
+    @Override
     public SutInstance create(final SutContext context)
     {
         final NetworkSutOptions options = NetworkSutOptions.parse(context.options());

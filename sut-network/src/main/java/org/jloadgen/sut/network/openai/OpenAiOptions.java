@@ -10,6 +10,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
+import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
 
 /**
@@ -49,11 +50,35 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
         urls = List.copyOf(urls);
     }
 
+    /** Every option, with its type, default and meaning ({@code run --sut openai --help}). */
+    static final List<SutOption> OPTIONS = List.of(
+        new SutOption("url", "http://host:port[,...]", "", "The OpenAI-compatible servers (vLLM, TGI...); "
+            + "required."),
+        new SutOption("model", "text", "", "The model every server serves; required."),
+        new SutOption("api", "completions|chat", "completions", "/v1/completions or /v1/chat/completions."),
+        new SutOption("prompts", SutOption.PATH, "", "One prompt per line; required (or --dataset)."),
+        new SutOption("dataset", SutOption.PATH, "", "The same as prompts (--dataset)."),
+        new SutOption("prompt-format", "text|tokens", "text", "Lines of text, or of token ids sent as a token "
+            + "array (api=completions)."),
+        new SutOption("max-tokens", "integer >= 1", Integer.toString(MAX_TOKENS_DEFAULT), "Tokens to generate per "
+            + "prompt."),
+        new SutOption("extra-body", "JSON fields", "", "Fields added to every request body, e.g. "
+            + "\"ignore_eos\":true."),
+        new SutOption("usage", "true|false", "true", "Ask for the token count in the last chunk (stream_options); "
+            + "false: count the content chunks."),
+        new SutOption("inflight", "integer >= 1", Integer.toString(IN_FLIGHT_DEFAULT), "Streams open at once per "
+            + "server."),
+        new SutOption("http", "1.1|2", "1.1", "HTTP/1.1 keep-alive connections, or HTTP/2 streams on one "
+            + "connection."),
+        new SutOption("api-key", "text", "", "Sent as a bearer token."),
+        new SutOption("connect-timeout-ms", "integer >= 0", "10000", "How long to wait for the servers to answer "
+            + "before the run."),
+        new SutOption("timeout-ms", "integer >= 1", Long.toString(REQUEST_TIMEOUT_MS_DEFAULT), "A stream "
+            + "unfinished this long fails the run."));
     /** Every key. */
-    static final Set<String> KEYS = Set.of("url", "model", "api", "prompts", "dataset", "prompt-format", "max-tokens",
-        "extra-body", "usage", "inflight", "http", "api-key", "connect-timeout-ms", "timeout-ms");
+    static final Set<String> KEYS = SutOption.keys(OPTIONS);
     /** Keys whose descriptor values are paths. */
-    static final Set<String> PATH_KEYS = Set.of("prompts", "dataset");
+    static final Set<String> PATH_KEYS = SutOption.pathKeys(OPTIONS);
 
     /**
      * @param commandLine {@code --sut-opt} pairs and the named flags ({@code --dataset}, {@code --descriptor}).

@@ -32,6 +32,12 @@ public final class OpenAiSutProvider implements SutProvider
     }
 
     @Override
+    public java.util.List<org.jloadgen.sut.SutOption> options()
+    {
+        return OpenAiOptions.OPTIONS;
+    }
+
+    @Override
     public SutInstance create(final SutContext context)
     {
         final OpenAiOptions options = OpenAiOptions.parse(context.options());
