@@ -106,8 +106,8 @@ class SubmissionRehearsalTest
             assertTrue(Files.readString(dir.resolve("accuracy/accuracy.txt")).startsWith("accuracy=89.19%"));
             assertTrue(Files.readString(dir.resolve("user.conf")).contains("resnet50." + scenario + ".min_duration"));
         }
-        assertTrue(rehearsalOutput.matches("(?s).*fashion-mnist-mlp +Offline +Samples per second: [0-9.]+ +(IN)?VALID.*"),
-            "the final table\n" + rehearsalOutput);
+        assertTrue(rehearsalOutput.matches("(?s).*fashion-mnist-mlp +Offline +Samples per second: [0-9.]+ "
+            + "+(IN)?VALID.*"), "the final table\n" + rehearsalOutput);
         // Last, as it may be aborted on an overloaded machine.
         final Exec checker = officialChecker(tree);
         final List<String> errors = onlyShortRunErrors(checker, tree);
