@@ -53,18 +53,21 @@ final class RunSteps
     List<Step> steps()
     {
         final List<Step> steps = new ArrayList<>();
-        final List<String> confDeps = new ArrayList<>(List.of("system"));
+        // Not the system step: a change to the system description must not redo the runs.
+        final List<String> confDeps = new ArrayList<>();
         if (scenario.equals("Offline") && b.offlineExpected().equals("measured"))
         {
             steps.add(new Step(prefix + "measure", "Offline expected QPS from a measured Offline run", List.of(),
-                () -> String.join(" ", measureArgs(0, Path.of("-"))), () -> 2 * (measureMs() + STARTUP_MS),
+                () -> String.join(" ", measureArgs(0, Path.of("-"))) + userConfHash(),
+                () -> 2 * (measureMs() + STARTUP_MS),
                 this::measureOffline));
             confDeps.add(prefix + "measure");
         }
         if (scenario.equals("Server") && b.serverTarget().equals("peak"))
         {
             steps.add(new Step(prefix + "peak", "Server target QPS from jloadgen peak less " + b.peakMargin() * 100
-                + "%", List.of(), () -> String.join(" ", peakArgs(Path.of("-"))) + " margin " + b.peakMargin(),
+                + "%", List.of(), () -> String.join(" ", peakArgs(Path.of("-"))) + " margin " + b.peakMargin()
+                + userConfHash(),
                 this::peakEstimateMs, this::peak));
             confDeps.add(prefix + "peak");
         }
@@ -124,6 +127,11 @@ final class RunSteps
         final double rate = scenario.equals("Server") ? value(prefix + "peak", "target_qps", 0)
             : value(prefix + "measure", "expected_qps", 0);
         return STARTUP_MS + (rate > 0 ? (long) (1000 * b.datasetSize() / rate) : 30_000);
+    }
+
+    private String userConfHash()
+    {
+        return b.userConf().map(u -> " user.conf " + Ledger.sha256(u)).orElse("");
     }
 
     private long measureMs()

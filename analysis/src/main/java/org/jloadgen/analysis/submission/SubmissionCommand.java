@@ -1,6 +1,7 @@
 package org.jloadgen.analysis.submission;
 
 import java.io.PrintStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -151,7 +152,7 @@ public final class SubmissionCommand implements Callable<Integer>
 
     private int verdict(final FlowContext ctx, final SubmissionFlow flow, final PrintStream stdout)
     {
-        if (!java.nio.file.Files.isDirectory(ctx.layout().submission()))
+        if (!Files.isDirectory(ctx.layout().submission()))
         {
             stdout.println("jloadgen submission: there is no tree in " + ctx.layout().submission()
                 + " yet; run the same command without --check first");
