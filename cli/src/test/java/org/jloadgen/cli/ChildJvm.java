@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.bindings.JvmFlags;
+
 /**
  * {@code jloadgen} in a child JVM on the test class path, for what only a whole process shows: signals, a kill, the
  * exit status and what reaches its console. Both output streams are collected as they come.
@@ -39,9 +41,9 @@ final class ChildJvm implements AutoCloseable
         // child inherits, and a JVM started that way never sees Ctrl-C: GNU env gives the child the default
         // disposition back, so the interrupt tests test the CLI, not how the build was started.
         final List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName()));
+            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
+        command.addAll(JvmFlags.REQUIRED);
+        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
         command.addAll(List.of(args));
         try
         {

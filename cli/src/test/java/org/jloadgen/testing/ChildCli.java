@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.engine.official.OfficialLoadGenBuild;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -48,10 +49,10 @@ public final class ChildCli
      */
     public static Result run(final Path workingDir, final long timeoutSeconds, final String... args)
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-XX:+UseSerialGC", "-Xmx512m",
+        final List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.addAll(JvmFlags.REQUIRED);
+        command.addAll(List.of("-XX:+UseSerialGC", "-Xmx512m",
             "-D" + OfficialLoadGenBuild.HOME_PROP_NAME + "=" + OfficialLoadGenBuild.projectHome(),
             "-cp", System.getProperty("java.class.path"), "org.jloadgen.cli.Main"));
         for (final String property : List.of("jloadgen.cache.dir", "jloadgen.shared.dir"))

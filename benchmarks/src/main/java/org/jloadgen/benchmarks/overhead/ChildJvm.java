@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.log.DetailLogValues;
 
 /**
@@ -17,10 +18,6 @@ import org.jloadgen.log.DetailLogValues;
  */
 public final class ChildJvm
 {
-    /** Flags every JLoadGen JVM needs (FFM downcalls; Agrona 2 reaches jdk.internal.misc). */
-    public static final List<String> REQUIRED_FLAGS =
-        List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
-
     private final Path javaBinary;
     private final String classPath;
     private final List<String> jvmFlags;
@@ -29,7 +26,7 @@ public final class ChildJvm
     /**
      * @param javaBinary  the {@code java} launcher.
      * @param classPath   JLoadGen's class path.
-     * @param jvmFlags    flags after {@link #REQUIRED_FLAGS} (GC, heap, ...).
+     * @param jvmFlags    flags after {@link JvmFlags#REQUIRED} (GC, heap, ...).
      * @param timeLimitMs a child still running after this long is killed and its run reported as failed.
      */
     public ChildJvm(final Path javaBinary, final String classPath, final List<String> jvmFlags,
@@ -42,7 +39,7 @@ public final class ChildJvm
     }
 
     /**
-     * @param jvmFlags flags after {@link #REQUIRED_FLAGS}.
+     * @param jvmFlags flags after {@link JvmFlags#REQUIRED}.
      * @param timeLimitMs per-child time limit.
      * @return children of the same JDK and class path as this JVM.
      */
@@ -53,7 +50,7 @@ public final class ChildJvm
     }
 
     /**
-     * @return the flags after {@link #REQUIRED_FLAGS}.
+     * @return the flags after {@link JvmFlags#REQUIRED}.
      */
     public List<String> jvmFlags()
     {
@@ -69,7 +66,7 @@ public final class ChildJvm
     {
         final List<String> command = new ArrayList<>();
         command.add(javaBinary.toString());
-        command.addAll(REQUIRED_FLAGS);
+        command.addAll(JvmFlags.REQUIRED);
         command.addAll(jvmFlags);
         command.add("-D" + OverheadChild.REPORT_PROP_NAME + "=" + runDir.resolve("child-report.txt"));
         command.add("-cp");

@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.stream.Collectors;
 
+import org.jloadgen.bindings.JvmFlags;
+
 import org.jloadgen.api.TestScenario;
 
 /**
@@ -143,7 +145,7 @@ public record OverheadReport(
         out.append("² the official LoadGen's C++ null SUT with a condition-variable worker on the 2-core development "
             + "machine (DESIGN.md; `jloadgen overhead --side-by-side` measures it beside JLoadGen).\n\n");
         out.append("Each configuration ran ").append(repeats).append(" times, each in a fresh JVM (`")
-            .append(String.join(" ", ChildJvm.REQUIRED_FLAGS)).append(' ').append(String.join(" ", jvmFlags))
+            .append(String.join(" ", JvmFlags.REQUIRED)).append(' ').append(String.join(" ", jvmFlags))
             .append("`); min / median / max over the repeats, peak RSS (VmHWM) and whole-process wall time are ")
             .append("medians. Load average (1/5/15 min) before: ").append(loadBefore).append(", after: ")
             .append(loadAfter).append(busySummary()).append(".\n");
