@@ -2,7 +2,8 @@ package org.jloadgen.api;
 
 /**
  * Where a SUT completes samples: LoadGen's {@code QuerySamplesComplete} and {@code FirstTokenComplete}
- * (spec §1.4), handed to the SUT with every {@link SystemUnderTest#issueQuery} call.
+ * (spec §1.4; loadgen/loadgen.cc, QuerySamplesComplete and FirstTokenComplete), handed to the SUT with every
+ * {@link SystemUnderTest#issueQuery} call.
  * <p>
  * Any number of threads may call concurrently. Each call takes <b>one</b> timestamp at entry and completes all
  * its samples at that time. No method allocates, locks or logs; a payload is copied before the call returns

@@ -16,8 +16,9 @@ import org.jloadgen.bindings.NativeMemory;
 
 /**
  * The loaded samples of a QSL in off-heap memory, following LoadGen's {@code LoadSamplesToRam} /
- * {@code UnloadSamplesFromRam} (spec §1.3): {@link #load(long[])} takes the loaded set (QSL indices in load order,
- * repeats allowed as in MultiStream padding) and {@link #unload(long[])} the same set again.
+ * {@code UnloadSamplesFromRam} (spec §1.3; loadgen/loadgen.cc, LoadSamplesToRam): {@link #load(long[])} takes the
+ * loaded set (QSL indices in load order, repeats allowed as in MultiStream padding) and {@link #unload(long[])} the
+ * same set again.
  * <p>
  * <b>Placement.</b> With {@link Placement#COPY} (the default) the set is copied into one page-aligned slab from
  * {@link NativeMemory} (optionally pinned, on huge pages, on a NUMA node) in load order: position {@code p} of
