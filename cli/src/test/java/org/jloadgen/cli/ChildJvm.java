@@ -9,7 +9,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.jloadgen.bindings.JvmFlags;
+import org.jloadgen.cli.api.ChildJvmCommand;
 
 /**
  * {@code jloadgen} in a child JVM on the test class path, for what only a whole process shows: signals, a kill, the
@@ -40,11 +40,8 @@ final class ChildJvm implements AutoCloseable
         // A build started as a background job (`./scripts/test &`, nohup) runs with SIGINT ignored, which every
         // child inherits, and a JVM started that way never sees Ctrl-C: GNU env gives the child the default
         // disposition back, so the interrupt tests test the CLI, not how the build was started.
-        final List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
-            Path.of(System.getProperty("java.home"), "bin", "java").toString()));
-        command.addAll(JvmFlags.REQUIRED);
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
+        final List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        command.addAll(ChildJvmCommand.likeThisJvm().command(List.of(), Main.class.getName(), List.of(args)));
         try
         {
             return new ChildJvm(new ProcessBuilder(command).directory(workDir.toFile()).start());

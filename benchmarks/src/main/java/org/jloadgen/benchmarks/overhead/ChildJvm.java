@@ -10,16 +10,17 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.bindings.JvmFlags;
+import org.jloadgen.cli.api.ChildJvmCommand;
 import org.jloadgen.log.DetailLogValues;
 
 /**
  * Starts one {@code jloadgen} command in a fresh JVM ({@link OverheadChild}) and collects what the overhead runner
- * needs: the whole-process wall time, the peak RSS, the exit code and the detail log.
+ * needs: the whole-process wall time, the peak RSS, the exit code and the detail log. The command line comes from
+ * {@link ChildJvmCommand}, as the CLI tests' children's do.
  */
 public final class ChildJvm
 {
-    private final Path javaBinary;
-    private final String classPath;
+    private final ChildJvmCommand launcher;
     private final List<String> jvmFlags;
     private final long timeLimitMs;
 
@@ -32,8 +33,7 @@ public final class ChildJvm
     public ChildJvm(final Path javaBinary, final String classPath, final List<String> jvmFlags,
         final long timeLimitMs)
     {
-        this.javaBinary = javaBinary;
-        this.classPath = classPath;
+        this.launcher = new ChildJvmCommand(javaBinary, classPath);
         this.jvmFlags = List.copyOf(jvmFlags);
         this.timeLimitMs = timeLimitMs;
     }
@@ -45,8 +45,8 @@ public final class ChildJvm
      */
     public static ChildJvm likeThisJvm(final List<String> jvmFlags, final long timeLimitMs)
     {
-        return new ChildJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
-            System.getProperty("java.class.path"), jvmFlags, timeLimitMs);
+        final ChildJvmCommand thisJvm = ChildJvmCommand.likeThisJvm();
+        return new ChildJvm(thisJvm.javaBinary(), thisJvm.classPath(), jvmFlags, timeLimitMs);
     }
 
     /**
@@ -64,16 +64,9 @@ public final class ChildJvm
      */
     public List<String> command(final Path runDir, final List<String> arguments)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(javaBinary.toString());
-        command.addAll(JvmFlags.REQUIRED);
-        command.addAll(jvmFlags);
-        command.add("-D" + OverheadChild.REPORT_PROP_NAME + "=" + runDir.resolve("child-report.txt"));
-        command.add("-cp");
-        command.add(classPath);
-        command.add(OverheadChild.class.getName());
-        command.addAll(arguments);
-        return command;
+        final List<String> flags = new ArrayList<>(jvmFlags);
+        flags.add("-D" + OverheadChild.REPORT_PROP_NAME + "=" + runDir.resolve("child-report.txt"));
+        return launcher.command(flags, OverheadChild.class.getName(), arguments);
     }
 
     /**
