@@ -1,4 +1,5 @@
-# Sourced by the project's scripts: finds a JDK >= 22 and Maven, and sets JAVA_HOME, MVN and MAVEN_OPTS.
+# Sourced by the project's scripts: finds a JDK >= 22 and Maven, and sets JAVA_HOME, MVN, MAVEN_OPTS and
+# JLOADGEN_JVM_FLAGS.
 # JAVA_HOME is used when it is new enough; otherwise the newest JDK under /usr/lib/jvm (and a few other
 # usual places) is taken. Fails with a clear message when there is none.
 
@@ -54,3 +55,10 @@ case " ${MAVEN_OPTS:-} " in
     *) export MAVEN_OPTS="${MAVEN_OPTS:-} --sun-misc-unsafe-memory-access=allow" ;;
 esac
 export MVN
+
+# The flags every JLoadGen JVM needs (FFM downcalls; Agrona 2 reaches jdk.internal.misc), for the launcher and the
+# scripts: "$JAVA_HOME/bin/java" $JLOADGEN_JVM_FLAGS ... (unquoted). The same flags are
+# org.jloadgen.bindings.JvmFlags.REQUIRED for Java code and jloadgen.nativeAccess in the root POM for Maven;
+# JvmFlagsTest (module bindings) keeps the three equal.
+JLOADGEN_JVM_FLAGS="--enable-native-access=ALL-UNNAMED --add-exports=java.base/jdk.internal.misc=ALL-UNNAMED"
+export JLOADGEN_JVM_FLAGS

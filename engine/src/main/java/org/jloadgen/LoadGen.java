@@ -13,9 +13,9 @@ import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 
 /**
- * The entry points of LoadGen's API (spec §1.5) for programs that embed JLoadGen: {@code StartTest} and
- * {@code AbortTest}. {@link #startTest} blocks and runs the whole test on the calling thread (the issue
- * thread), writing LoadGen's log files; {@link #abortTest} stops it from any thread.
+ * The entry points of LoadGen's API (spec §1.5; loadgen/loadgen.h, StartTest) for programs that embed JLoadGen:
+ * {@code StartTest} and {@code AbortTest}. {@link #startTest} blocks and runs the whole test on the calling thread (the
+ * issue thread), writing LoadGen's log files; {@link #abortTest} stops it from any thread.
  * <pre>{@code
  * TestResult r = LoadGen.startTest(mySut, myQsl,
  *     new TestSettings().scenario(TestScenario.SERVER).serverTargetQps(5000),

@@ -2,6 +2,7 @@ package org.jloadgen.benchmarks;
 
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.bindings.JvmFlags;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Fork;
@@ -20,7 +21,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class ClockBenchmark
 {
     /**

@@ -7,6 +7,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.HdrHistogram.Recorder;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.memory.OffHeapAllocator;
 import org.jloadgen.record.RetiredTarget;
@@ -52,7 +53,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class CompletionBenchmark
 {
     /** Samples per batch completion. */

@@ -9,6 +9,7 @@ import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
@@ -56,7 +57,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class DispatchBenchmark
 {
     /** Queries per invocation. */

@@ -6,6 +6,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.bindings.FfmBaseline;
 import org.jloadgen.bindings.JniBaseline;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.bindings.internal.JlgNative;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -27,7 +28,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class DowncallBenchmark
 {
     /** The same function without {@code Linker.Option.critical}: the transition to native and back is paid. */

@@ -3,6 +3,7 @@ package org.jloadgen.benchmarks;
 import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.results.EarlyStopping;
 import org.jloadgen.record.SortedLatencies;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -29,7 +30,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.MILLISECONDS)
 @Warmup(iterations = 2)
 @Measurement(iterations = 5)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class EarlyStoppingBenchmark
 {
     /** Queries issued (and latencies recorded). */

@@ -4,6 +4,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.TraceQuerySamples;
 import org.jloadgen.schedule.Trace;
@@ -34,7 +35,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class FlyweightBenchmark
 {
     /** Queries in the trace (a power of two). */

@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.HdrHistogram.Histogram;
 import org.HdrHistogram.Recorder;
 import org.HdrHistogram.SingleWriterRecorder;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.record.LatencyIntervalLog;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,7 +37,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class LatencyRecordingBenchmark
 {
     /** Distinct latency values (a power of two). */

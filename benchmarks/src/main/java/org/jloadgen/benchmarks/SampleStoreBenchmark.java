@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 
 import org.agrona.BufferUtil;
 import org.agrona.concurrent.UnsafeBuffer;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.bindings.MemoryOptions;
 import org.jloadgen.samples.ArraySource;
 import org.jloadgen.samples.SampleStore;
@@ -43,7 +44,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class SampleStoreBenchmark
 {
     /** Samples loaded; a power of two so the next position is a mask. */

@@ -3,6 +3,7 @@ package org.jloadgen.benchmarks;
 import java.util.concurrent.TimeUnit;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.schedule.LoadableSet;
 import org.jloadgen.schedule.Trace;
@@ -34,7 +35,7 @@ import org.openjdk.jmh.infra.Blackhole;
 @OutputTimeUnit(TimeUnit.NANOSECONDS)
 @Warmup(iterations = 5, time = 1)
 @Measurement(iterations = 5, time = 1)
-@Fork(value = 2, jvmArgsAppend = {JvmArgs.NATIVE_ACCESS, JvmArgs.AGRONA_UNSAFE})
+@Fork(value = 2, jvmArgsAppend = {JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE})
 public class TraceGenerationBenchmark
 {
     /** Samples per invocation. */

@@ -216,7 +216,7 @@ class NativeMemoryTest
     {
         final List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED", "-Djloadgen.native.path=" + libraryPath,
+            JvmFlags.NATIVE_ACCESS, "-Djloadgen.native.path=" + libraryPath,
             "-cp", System.getProperty("java.class.path"), NativeMemoryChild.class.getName(), String.valueOf(bytes)));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         final String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);

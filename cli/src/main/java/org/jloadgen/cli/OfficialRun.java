@@ -76,7 +76,7 @@ final class OfficialRun
         final String sutName = run.sut.sutName();
         // LoadGen's issue thread sleeps to each query and wakes on whichever CPU is free: AUTO toolkit workers count
         // it, so on two CPUs a worker parks (as LoadGen's condition-variable worker does) instead of spinning on the
-        // CPU it would wake on (null-worker, 10k QPS: p99 149-174 us parking against 198-300 us spinning).
+        // CPU it would wake on (parking gave the lower p99: benchmarks/README.md, "Measurements behind the code").
         final CpuBudget.Registration loadGenIssueThread = CpuBudget.process().reserve(1,
             "the official LoadGen's issue thread: sleeps to each query, needs a CPU to wake on");
         final SutInstance created;

@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.cli.api.ChildJvmCommand;
+
 /**
  * {@code jloadgen} in a child JVM on the test class path, for what only a whole process shows: signals, a kill, the
  * exit status and what reaches its console. Both output streams are collected as they come.
@@ -38,11 +40,8 @@ final class ChildJvm implements AutoCloseable
         // A build started as a background job (`./scripts/test &`, nohup) runs with SIGINT ignored, which every
         // child inherits, and a JVM started that way never sees Ctrl-C: GNU env gives the child the default
         // disposition back, so the interrupt tests test the CLI, not how the build was started.
-        final List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT",
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-cp", System.getProperty("java.class.path"), Main.class.getName()));
-        command.addAll(List.of(args));
+        final List<String> command = new ArrayList<>(List.of("env", "--default-signal=INT"));
+        command.addAll(ChildJvmCommand.likeThisJvm().command(List.of(), Main.class.getName(), List.of(args)));
         try
         {
             return new ChildJvm(new ProcessBuilder(command).directory(workDir.toFile()).start());

@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.cli.api.ChildJvmCommand;
 import org.jloadgen.engine.official.OfficialLoadGenBuild;
 
 import static org.junit.jupiter.api.Assertions.fail;
@@ -48,20 +49,17 @@ public final class ChildCli
      */
     public static Result run(final Path workingDir, final long timeoutSeconds, final String... args)
     {
-        final List<String> command = new ArrayList<>(List.of(
-            Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-            "--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED",
-            "-XX:+UseSerialGC", "-Xmx512m",
-            "-D" + OfficialLoadGenBuild.HOME_PROP_NAME + "=" + OfficialLoadGenBuild.projectHome(),
-            "-cp", System.getProperty("java.class.path"), "org.jloadgen.cli.Main"));
+        final List<String> flags = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xmx512m",
+            "-D" + OfficialLoadGenBuild.HOME_PROP_NAME + "=" + OfficialLoadGenBuild.projectHome()));
         for (final String property : List.of("jloadgen.cache.dir", "jloadgen.shared.dir"))
         {
             if (System.getProperty(property) != null)
             {
-                command.add(command.size() - 3, "-D" + property + "=" + System.getProperty(property));
+                flags.add("-D" + property + "=" + System.getProperty(property));
             }
         }
-        command.addAll(List.of(args));
+        final List<String> command = ChildJvmCommand.likeThisJvm().command(flags, "org.jloadgen.cli.Main",
+            List.of(args));
         try
         {
             Files.createDirectories(workingDir);

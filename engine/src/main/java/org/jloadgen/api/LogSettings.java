@@ -4,8 +4,9 @@ import java.nio.file.Path;
 
 /**
  * Where and how the engine writes its logs: LoadGen's {@code LogOutputSettings} plus {@code enable_trace}
- * (spec §1.7). File names are {@code outdir/prefix[datetime_]{summary,detail,accuracy,trace}suffix.{txt,json}}.
- * Unlike LoadGen, the Chrome trace is off by default: it is large on long runs.
+ * (spec §1.7; loadgen/test_settings.h, LogSettings). File names are
+ * {@code outdir/prefix[datetime_]{summary,detail,accuracy,trace}suffix.{txt,json}}. Unlike LoadGen, the Chrome trace is
+ * off by default: it is large on long runs.
  */
 public final class LogSettings
 {

@@ -1,7 +1,8 @@
 package org.jloadgen.api;
 
 /**
- * The query sample library, as LoadGen's {@code mlperf::QuerySampleLibrary} (spec §1.3).
+ * The query sample library, as LoadGen's {@code mlperf::QuerySampleLibrary} (spec §1.3;
+ * loadgen/query_sample_library.h).
  * <p>
  * The engine calls {@link #loadSamplesToRam} with a whole loadable set before a series is issued and
  * {@link #unloadSamplesFromRam} with the same indices after it completes; neither call is timed. In MultiStream

@@ -2,7 +2,7 @@ package org.jloadgen.api;
 
 /**
  * The samples of one {@link SystemUnderTest#issueQuery} call: a reusable flyweight over the engine's trace,
- * valid only during the call (spec §1.1 {@code std::vector<QuerySample>}).
+ * valid only during the call (spec §1.1 {@code std::vector<QuerySample>}; loadgen/query_sample.h, QuerySample).
  * <p>
  * Each sample has an opaque non-zero response id to hand back on completion, its QSL index, and its position in
  * the loaded set (the order of the last {@link QuerySampleLibrary#loadSamplesToRam} call). Positions let a SUT

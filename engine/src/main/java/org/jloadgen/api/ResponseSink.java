@@ -2,13 +2,19 @@ package org.jloadgen.api;
 
 /**
  * Where a SUT completes samples: LoadGen's {@code QuerySamplesComplete} and {@code FirstTokenComplete}
- * (spec §1.4), handed to the SUT with every {@link SystemUnderTest#issueQuery} call.
+ * (spec §1.4; loadgen/loadgen.cc, QuerySamplesComplete and FirstTokenComplete), handed to the SUT with every
+ * {@link SystemUnderTest#issueQuery} call.
  * <p>
  * Any number of threads may call concurrently. Each call takes <b>one</b> timestamp at entry and completes all
  * its samples at that time. No method allocates, locks or logs; a payload is copied before the call returns
  * only when the sample is selected for the accuracy log, so the memory must stay valid until then. Mistakes
  * (unknown id, an id completed twice, an id from an earlier series, zero or one token with token latencies)
  * are counted and reported in the logs after the timed part; they make the run invalid, never hang it.
+ * <p>
+ * The default methods serve a sink that records no token latencies and copies no payloads (a test sink, a
+ * unary network front end): they ignore first tokens and the accuracy-log callback. A sink that timestamps must
+ * override every method, so that each call takes its one timestamp (the engine's sink and the official LoadGen's
+ * bridge do).
  */
 public interface ResponseSink
 {
@@ -55,8 +61,13 @@ public interface ResponseSink
      * @param responses the responses, entries {@code [0, count)}.
      * @param count     number of entries to complete.
      * @param callback  called before a payload is copied.
+     * @implSpec The default completes through {@link #complete(QuerySampleResponses, int)} and never calls
+     *           {@code callback}: right for a sink that copies no payload.
      */
-    void complete(QuerySampleResponses responses, int count, ResponseCallback callback);
+    default void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
+    {
+        complete(responses, count);
+    }
 
     /**
      * Records the first token of a sample (TTFT). Must precede the sample's completion except in Offline.
@@ -64,16 +75,28 @@ public interface ResponseSink
      * @param responseId  the id from {@link QuerySamples#responseId(int)}.
      * @param dataAddress address of the first-token bytes (0 if none).
      * @param dataBytes   number of bytes.
+     * @implSpec The default ignores the first token: right for a sink that records no token latencies.
      */
-    void firstToken(long responseId, long dataAddress, long dataBytes);
+    default void firstToken(final long responseId, final long dataAddress, final long dataBytes)
+    {
+    }
 
     /**
      * Records the first tokens of {@code count} samples at one timestamp.
      *
      * @param responses the responses, entries {@code [0, count)}; token counts are ignored.
      * @param count     number of entries.
+     * @implSpec The default calls {@link #firstToken(long, long, long)} for each entry, so a sink that overrides
+     *           only that one sees every first token; one that timestamps overrides this too, to take one
+     *           timestamp for the whole call.
      */
-    void firstToken(QuerySampleResponses responses, int count);
+    default void firstToken(final QuerySampleResponses responses, final int count)
+    {
+        for (int i = 0; i < count; i++)
+        {
+            firstToken(responses.responseId(i), responses.dataAddress(i), responses.dataBytes(i));
+        }
+    }
 
     /**
      * Reports that the SUT cannot complete its outstanding samples (for example its inference runtime failed).

@@ -1,7 +1,7 @@
 package org.jloadgen.api;
 
 /**
- * The system under test, as LoadGen's {@code mlperf::SystemUnderTest} (spec §1.2).
+ * The system under test, as LoadGen's {@code mlperf::SystemUnderTest} (spec §1.2; loadgen/system_under_test.h).
  * <p>
  * The engine calls {@link #issueQuery} on its issue thread. The SUT may complete samples inside the call or
  * later from any thread through the {@link ResponseSink} it is given; the sink is the same object for a whole

@@ -1,7 +1,7 @@
 package org.jloadgen.api;
 
 /**
- * LoadGen test modes with the numbers the {@code mode} config key uses (spec §2.1).
+ * LoadGen test modes with the numbers the {@code mode} config key uses (spec §2.1; loadgen/test_settings.h, TestMode).
  */
 public enum TestMode
 {

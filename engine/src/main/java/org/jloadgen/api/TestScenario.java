@@ -1,7 +1,8 @@
 package org.jloadgen.api;
 
 /**
- * The four MLPerf scenarios, with LoadGen's numeric codes and log strings (spec §2.1).
+ * The four MLPerf scenarios, with LoadGen's numeric codes and log strings (spec §2.1; loadgen/test_settings.h,
+ * TestScenario, and ToString in test_settings_internal.cc).
  */
 public enum TestScenario
 {

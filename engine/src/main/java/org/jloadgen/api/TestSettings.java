@@ -2,8 +2,8 @@ package org.jloadgen.api;
 
 /**
  * Everything that configures a test, field for field as LoadGen 6.0.17's {@code mlperf::TestSettings}
- * (spec §2.2), with LoadGen's defaults and units. Latencies are in ns, durations in ms, percentiles are
- * fractions (0.99), seeds are unsigned 64-bit values held in a {@code long}.
+ * (spec §2.2; loadgen/test_settings.h, TestSettings), with LoadGen's defaults and units. Latencies are in ns, durations
+ * in ms, percentiles are fractions (0.99), seeds are unsigned 64-bit values held in a {@code long}.
  * <p>
  * Accessors are fluent in the Aeron {@code Context} style: {@code settings.minDurationMs()} reads,
  * {@code settings.minDurationMs(600_000)} writes and returns {@code this}. Instances are mutable and not

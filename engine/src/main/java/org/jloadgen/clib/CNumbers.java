@@ -2,7 +2,8 @@ package org.jloadgen.clib;
 
 /**
  * The C library number parsers that LoadGen's config reader relies on, with glibc's exact acceptance rules:
- * {@code strtoul}/{@code strtoull} with base 0 and {@code strtod} in the "C" locale (spec §2.3).
+ * {@code strtoul}/{@code strtoull} with base 0 and {@code strtod} in the "C" locale (spec §2.3;
+ * loadgen/test_settings_internal.cc, TestSettings::FromConfig).
  * <p>
  * Hand-written because no Java or library parser accepts the same language: {@link Long#parseLong} knows
  * neither {@code 0x} nor octal, {@link Double#parseDouble} accepts {@code 1d}/{@code 1f} suffixes and rejects

@@ -1,9 +1,9 @@
 package org.jloadgen.config;
 
 /**
- * The three kinds of config file, with LoadGen's {@code conf_type} numbers (spec §2.3). The kind decides
- * which keys a file may set: the RNG seeds, {@code accuracy_log_probability} and the {@code test05} keys are
- * read from mlperf.conf only.
+ * The three kinds of config file, with LoadGen's {@code conf_type} numbers (spec §2.3;
+ * loadgen/test_settings_internal.cc, TestSettings::FromConfig). The kind decides which keys a file may set: the RNG
+ * seeds, {@code accuracy_log_probability} and the {@code test05} keys are read from mlperf.conf only.
  */
 public enum ConfType
 {

@@ -20,7 +20,8 @@ import org.jloadgen.clib.IoErrors;
 
 /**
  * A parsed mlperf.conf / user.conf / audit.config file, read exactly as LoadGen's {@code FromConfig} reads it
- * (spec §2.3), and the application of its keys to {@link TestSettings}.
+ * (spec §2.3; loadgen/test_settings_internal.cc, TestSettings::FromConfig), and the application of its keys to
+ * {@link TestSettings}.
  * <p>
  * Each line is split into white-space separated tokens and read with a small state machine: key, then a
  * token that must be exactly {@code =}, then values. A token that is exactly {@code #} ends the line unless a

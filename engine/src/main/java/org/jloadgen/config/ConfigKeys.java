@@ -16,9 +16,9 @@ import org.jloadgen.clib.CNumbers;
 
 /**
  * The config keys LoadGen reads, in the order it reads them, with their scenario component, the file kinds
- * that may set them and their conversion (spec §2.2). The order matters: {@code ttft_latency} is looked up
- * only if {@code use_token_latencies} is true at that point, {@code token_latency_scaling_factor} only if
- * {@code infer_token_latencies} is.
+ * that may set them and their conversion (spec §2.2; loadgen/test_settings_internal.cc, TestSettings::FromConfig). The
+ * order matters: {@code ttft_latency} is looked up only if {@code use_token_latencies} is true at that point,
+ * {@code token_latency_scaling_factor} only if {@code infer_token_latencies} is.
  */
 final class ConfigKeys
 {

@@ -10,10 +10,11 @@ import org.jloadgen.clib.CFormat;
 import org.jloadgen.clib.CNumbers;
 
 /**
- * The settings a run actually uses: LoadGen's {@code TestSettingsInternal} (spec §2.4), derived from the
- * requested {@link TestSettings} (after audit.config) and the QSL's reported counts. Immutable; every value is
- * logged as an {@code effective_*} key. Public final fields because this is a plain snapshot read by the
- * generator, the issue loop, the results and the loggers.
+ * The settings a run actually uses: LoadGen's {@code TestSettingsInternal} (spec §2.4;
+ * loadgen/test_settings_internal.cc, the TestSettingsInternal constructor), derived from the requested
+ * {@link TestSettings} (after audit.config) and the QSL's reported counts. Immutable; every value is logged as an
+ * {@code effective_*} key. Public final fields because this is a plain snapshot read by the generator, the issue loop,
+ * the results and the loggers.
  */
 public final class EffectiveSettings
 {

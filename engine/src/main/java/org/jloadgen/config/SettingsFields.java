@@ -18,10 +18,10 @@ import org.jloadgen.clib.CFormat;
 import org.jloadgen.clib.CNumbers;
 
 /**
- * Every {@link TestSettings} field under its LoadGen field name (the Field column of spec §2.2, e.g.
- * {@code server_target_qps}, {@code qsl_rng_seed}, {@code server_ttft_latency}), with its type, a parser for
- * text values and a formatter. Used by the CLI's {@code --set FIELD=VALUE}, which is applied after the config
- * files, and wherever settings are shown.
+ * Every {@link TestSettings} field under its LoadGen field name (the Field column of spec §2.2, from
+ * loadgen/test_settings.h, TestSettings, e.g. {@code server_target_qps}, {@code qsl_rng_seed},
+ * {@code server_ttft_latency}), with its type, a parser for text values and a formatter. Used by the CLI's {@code --set
+ * FIELD=VALUE}, which is applied after the config files, and wherever settings are shown.
  * <p>
  * Values are in the field's own unit (ns, ms, fraction), not the config files' (ms, percent). Accepted text:
  * doubles as C {@code strtod} reads them ({@code 0.99}, {@code 1e6}); unsigned 64-bit integers in decimal

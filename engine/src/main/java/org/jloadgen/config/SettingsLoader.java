@@ -10,10 +10,10 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 
 /**
- * Loads settings from config files with LoadGen's precedence (spec §2.3, §9.1): the mlperf.conf defaults
- * (JLoadGen's built-in copy, or an official mlperf.conf given with {@link #mlperfConf(Path)}, which replaces
- * it), then user.conf, then, when the test starts, audit.config. The CLI applies {@code --set} assignments
- * ({@link SettingsFields}) after the files.
+ * Loads settings from config files with LoadGen's precedence (spec §2.3, §9.1; loadgen/test_settings_internal.cc,
+ * TestSettings::FromConfig, called from StartTest): the mlperf.conf defaults (JLoadGen's built-in copy, or an official
+ * mlperf.conf given with {@link #mlperfConf(Path)}, which replaces it), then user.conf, then, when the test starts,
+ * audit.config. The CLI applies {@code --set} assignments ({@link SettingsFields}) after the files.
  * <p>
  * Two ways to handle errors:
  * <ul>
@@ -156,9 +156,10 @@ public final class SettingsLoader
     }
 
     /**
-     * Applies an audit.config ({@code conf_type 2}, spec §9.1) as LoadGen does at the start of a test: with
-     * model {@code "*"}, so model-specific lines are ignored; seeds and {@code accuracy_log_probability}
-     * cannot be changed. The engine logs LoadGen's "Found Audit Config file" warning itself.
+     * Applies an audit.config ({@code conf_type 2}, spec §9.1; loadgen/loadgen.cc, StartTest) as LoadGen does at the
+     * start of a test: with model {@code "*"}, so model-specific lines are ignored; seeds and
+     * {@code accuracy_log_probability} cannot be changed. The engine logs LoadGen's "Found Audit Config file" warning
+     * itself.
      *
      * @param path     the audit.config.
      * @param scenario scenario of the test.

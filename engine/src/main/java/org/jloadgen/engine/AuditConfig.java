@@ -12,9 +12,9 @@ import org.jloadgen.log.DetailLog;
 import org.jloadgen.log.SettingsLog;
 
 /**
- * What {@code StartTest} does to the requested settings before it derives the effective ones (spec §3.9): applies
- * {@code audit.config} when the file exists (leniently, as LoadGen does, logging what it rejects), then the
- * TEST05 seed overrides.
+ * What {@code StartTest} does to the requested settings before it derives the effective ones (spec §3.9;
+ * loadgen/loadgen.cc, StartTest): applies {@code audit.config} when the file exists (leniently, as LoadGen does,
+ * logging what it rejects), then the TEST05 seed overrides.
  */
 final class AuditConfig
 {

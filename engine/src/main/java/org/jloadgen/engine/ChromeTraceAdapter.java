@@ -7,9 +7,9 @@ import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.schedule.Trace;
 
 /**
- * Writes a finished series into {@code mlperf_log_trace.json} in LoadGen's event shapes (spec §8.5): a
- * complete event for the issue phase, an async "Sample" begin/end pair per completed sample with its ids and
- * timings, LoadGen's Server "Latency" counters, and "Token" pairs for first tokens. Everything is written after
+ * Writes a finished series into {@code mlperf_log_trace.json} in LoadGen's event shapes (spec §8.5; loadgen/logging.h,
+ * ChromeTracer): a complete event for the issue phase, an async "Sample" begin/end pair per completed sample with its
+ * ids and timings, LoadGen's Server "Latency" counters, and "Token" pairs for first tokens. Everything is written after
  * the series from the arrays the engine keeps anyway, so tracing never touches the timed path.
  */
 final class ChromeTraceAdapter

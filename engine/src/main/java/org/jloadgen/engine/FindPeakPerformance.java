@@ -11,11 +11,11 @@ import org.jloadgen.log.DetailLog;
 import org.jloadgen.schedule.LoadableSet;
 
 /**
- * FindPeakPerformance (spec §3.7): from the requested Server target, multiply the target by
- * {@code 1 + server_find_peak_qps_boundary_step_size} until the latency constraint fails, then bisect between the
- * last passing and the first failing target to {@code server_find_peak_qps_decimals_of_precision}, and report the
- * run at the peak. Logs LoadGen's messages, number formats included. An aborted search stops at once and reports the
- * series it stopped in.
+ * FindPeakPerformance (spec §3.7; loadgen/loadgen.cc, FindPeakPerformanceMode): from the requested Server target,
+ * multiply the target by {@code 1 + server_find_peak_qps_boundary_step_size} until the latency constraint fails, then
+ * bisect between the last passing and the first failing target to {@code server_find_peak_qps_decimals_of_precision},
+ * and report the run at the peak. Logs LoadGen's messages, number formats included. An aborted search stops at once and
+ * reports the series it stopped in.
  */
 final class FindPeakPerformance
 {

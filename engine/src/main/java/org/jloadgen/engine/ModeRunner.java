@@ -13,9 +13,9 @@ import org.jloadgen.schedule.LoadableSets;
 import org.jloadgen.schedule.ReplayQueries;
 
 /**
- * Runs a test's mode (spec §3.9): PerformanceOnly (generated, or a replayed trace), AccuracyOnly (every accuracy
- * set), SubmissionRun (both) or FindPeakPerformance, and reports each performance result to the detail log and
- * the summary.
+ * Runs a test's mode (spec §3.9; loadgen/loadgen.cc, RunPerformanceMode, RunAccuracyMode): PerformanceOnly (generated,
+ * or a replayed trace), AccuracyOnly (every accuracy set), SubmissionRun (both) or FindPeakPerformance, and reports
+ * each performance result to the detail log and the summary.
  */
 final class ModeRunner
 {

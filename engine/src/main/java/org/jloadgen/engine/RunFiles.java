@@ -20,7 +20,7 @@ import org.jloadgen.log.SummaryWriter;
 import org.jloadgen.record.AccuracyLogConsumer;
 
 /**
- * The log files of one test, named as LoadGen names them (spec §1.7):
+ * The log files of one test, named as LoadGen names them (spec §1.7; loadgen/loadgen.cc, LogOutputs):
  * {@code outdir/prefix[datetime_]{summary,detail,accuracy,trace}suffix.{txt,json}}, plus JLoadGen's
  * HdrHistogram interval logs {@code ...latency<suffix>.hlog} and (Server) {@code ...issue_lateness<suffix>.hlog}, and
  * with {@link EngineOptions#jfr()} a flight recording {@code ...jfr<suffix>.jfr}. All are opened when the test starts

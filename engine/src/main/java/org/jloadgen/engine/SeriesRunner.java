@@ -35,9 +35,9 @@ import org.jloadgen.schedule.Trace;
 import org.jloadgen.schedule.WarmupQueries;
 
 /**
- * The series of one test (LoadGen's {@code IssueQueries}, spec §3.9): loads a loadable set, generates (or takes) the
- * trace, issues it, logs what happened and computes its results. Holds what a test's series share: the issue loop,
- * the response sink and its completion errors, the sequence ids and the open logs.
+ * The series of one test (LoadGen's {@code IssueQueries} in loadgen/loadgen.cc, spec §3.9): loads a loadable set,
+ * generates (or takes) the trace, issues it, logs what happened and computes its results. Holds what a test's series
+ * share: the issue loop, the response sink and its completion errors, the sequence ids and the open logs.
  */
 final class SeriesRunner
 {

@@ -26,11 +26,11 @@ import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.schedule.ReplayQueries;
 
 /**
- * One test, start to end: LoadGen's {@code StartTest} (spec §3.9). Opens the log files ({@link TestLogs}), logs
- * versions and settings, applies audit.config ({@link AuditConfig}), runs the mode ({@link ModeRunner}: accuracy
- * sets, the performance run, both, or the {@link FindPeakPerformance} search, each series by {@link SeriesRunner}),
- * and closes every file completely even when the SUT misbehaves or the test is aborted. Not reusable: one instance
- * per test. A test that cannot start at all still leaves logs through {@link StartFailureLog}.
+ * One test, start to end: LoadGen's {@code StartTest} (spec §3.9; loadgen/loadgen.cc). Opens the log files
+ * ({@link TestLogs}), logs versions and settings, applies audit.config ({@link AuditConfig}), runs the mode
+ * ({@link ModeRunner}: accuracy sets, the performance run, both, or the {@link FindPeakPerformance} search, each series
+ * by {@link SeriesRunner}), and closes every file completely even when the SUT misbehaves or the test is aborted. Not
+ * reusable: one instance per test. A test that cannot start at all still leaves logs through {@link StartFailureLog}.
  */
 public final class TestRunner
 {

@@ -12,9 +12,9 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * What JLoadGen reports in the version records LoadGen writes first (spec §8.2 item 1): its own version, build
- * time, and a SHA-1 per jar of the engine, in place of LoadGen's per-source-file hashes. The submission checker
- * does not read these; people do.
+ * What JLoadGen reports in the version records LoadGen writes first (spec §8.2 item 1; loadgen/version.cc,
+ * LogLoadgenVersion): its own version, build time, and a SHA-1 per jar of the engine, in place of LoadGen's
+ * per-source-file hashes. The submission checker does not read these; people do.
  */
 public final class VersionInfo
 {

@@ -11,12 +11,12 @@ import org.jloadgen.concurrent.CpuBudget;
  * scheduled time, and for a completion), one CPU staying free for everything else; with one, it shares that CPU:
  * it parks until shortly before each query ({@link ServerWaitStrategy#HYBRID}) and spins at most a quarter of the
  * mean time between queries, so that it leaves that CPU free three quarters of the time (a window as wide as the
- * gap between queries is a busy spin: on 2 CPUs with a spinning worker, 10k QPS had a p99 of 1.5 ms that way, and
- * 24-66 us with a 25 us window, benchmarks/README.md); with none (the SUT's threads need
- * every CPU, e.g. a compute-bound SUT with a worker per CPU), it sleeps to each query ({@link
- * ServerWaitStrategy#SLEEP},
- * LoadGen's way), since any spinning would take a CPU from inference. For completions it parks until the completing
- * thread wakes it ({@link CompletionWaitStrategy#PARK}) whenever it does not spin. Explicit settings are kept.
+ * gap between queries is a busy spin, which took the CPU from a spinning worker and made the p99 far worse than the
+ * capped window's; the figures are in benchmarks/README.md, "Measurements behind the code"); with none (the SUT's
+ * threads need every CPU, e.g. a compute-bound SUT with a worker per CPU), it sleeps to each query
+ * ({@link ServerWaitStrategy#SLEEP}, LoadGen's way), since any spinning would take a CPU from inference. For
+ * completions it parks until the completing thread wakes it ({@link CompletionWaitStrategy#PARK}) whenever it does
+ * not spin. Explicit settings are kept.
  *
  * @param server           how the Server issue thread waits for scheduled times.
  * @param hybridMinNs      the HYBRID spin window it starts with (and never goes below).

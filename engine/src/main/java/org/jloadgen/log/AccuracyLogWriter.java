@@ -14,11 +14,11 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.clib.IoErrors;
 
 /**
- * {@code mlperf_log_accuracy.json} byte for byte as LoadGen writes it (spec §8.4): a header {@code [}, then per
- * logged sample {@code \n{ "seq_id" : N, "qsl_idx" : N, "data" : "HEX" }} (entries after the first are preceded by
- * a comma), and the footer {@code \n]\n} on close. Payloads are uppercase hex, two characters per byte. With token
- * latencies, Offline entries add {@code "token_count"}, other scenarios add {@code "token_data"} (the first-token
- * payload) and {@code "token_count"}.
+ * {@code mlperf_log_accuracy.json} byte for byte as LoadGen writes it (spec §8.4; loadgen/logging.cc,
+ * AsyncLog::LogAccuracy): a header {@code [}, then per logged sample {@code \n{ "seq_id" : N, "qsl_idx" : N, "data" :
+ * "HEX" }} (entries after the first are preceded by a comma), and the footer {@code \n]\n} on close. Payloads are
+ * uppercase hex, two characters per byte. With token latencies, Offline entries add {@code "token_count"}, other
+ * scenarios add {@code "token_data"} (the first-token payload) and {@code "token_count"}.
  * <p>
  * Entries are streamed as they come (in completion order, like LoadGen), encoded straight into a byte buffer:
  * hand-written rather than {@link java.util.HexFormat}, which would build a String per payload (payloads can be

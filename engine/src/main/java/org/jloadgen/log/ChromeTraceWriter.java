@@ -12,11 +12,10 @@ import org.jloadgen.clib.CFormat;
 import org.jloadgen.clib.IoErrors;
 
 /**
- * {@code mlperf_log_trace.json} in LoadGen's Chrome-trace layout (spec §8.5), loadable by chrome://tracing and
- * Perfetto: header <code>&#123;"traceEvents":[</code>, one event per line each followed by a comma, and a footer with
- * the
- * origin. Times are µs from the trace origin with three decimals, as LoadGen's {@code std::fixed}
- * {@code setprecision(3)} prints {@code duration<double, micro>}.
+ * {@code mlperf_log_trace.json} in LoadGen's Chrome-trace layout (spec §8.5; loadgen/logging.h, ChromeTracer), loadable
+ * by chrome://tracing and Perfetto: header <code>&#123;"traceEvents":[</code>, one event per line each followed by a
+ * comma, and a footer with the origin. Times are µs from the trace origin with three decimals, as LoadGen's
+ * {@code std::fixed} {@code setprecision(3)} prints {@code duration<double, micro>}.
  * <p>
  * Written after the timed part or by a logging thread, never on the hot path; the file gets a temporary name
  * and is renamed into place on {@link #close()}. Not thread-safe.

@@ -16,7 +16,8 @@ import org.jloadgen.clib.IoErrors;
 
 /**
  * Writer of {@code mlperf_log_detail.txt}: one {@code :::MLLOG {json}} record per line, byte for byte in
- * LoadGen's layout (spec §8.2). Never used on the timed path: records are formatted as they are logged.
+ * LoadGen's layout (spec §8.2; loadgen/logging.h, AsyncDetail). Never used on the timed path: records are formatted as
+ * they are logged.
  * <p>
  * The file is written under a temporary name ({@link #partialPath}) and renamed into place by {@link #close()}, so
  * a reader never sees half a log under the final name; a {@code .partial} left behind is the log of a run that

@@ -10,9 +10,10 @@ import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.results.PerformanceSummary;
 
 /**
- * The detail-log records LoadGen writes at the end of a performance series (spec §8.2 items 10, 11 and 13):
- * the logger counters, the power window and the results, in LoadGen's order and with its value types. Each group
- * shares one timestamp, as LoadGen logs each group from one closure.
+ * The detail-log records LoadGen writes at the end of a performance series (spec §8.2 items 10, 11 and 13;
+ * loadgen/results.cc, PerformanceSummary::LogDetail): the logger counters, the power window and the results, in
+ * LoadGen's order and with its value types. Each group shares one timestamp, as LoadGen logs each group from one
+ * closure.
  */
 public final class ResultsLog
 {
@@ -25,7 +26,7 @@ public final class ResultsLog
 
     /**
      * The six logger contention counters. JLoadGen's completion path has no CAS retries or swap slots, so they are
-     * all zero (spec §8.2 item 10).
+     * all zero (spec §8.2 item 10; loadgen/results.cc, PerformanceSummary::LogDetail).
      *
      * @param log detail log.
      */
@@ -43,7 +44,7 @@ public final class ResultsLog
 
     /**
      * {@code power_begin} and {@code power_end}: wall-clock time when issuing started, and that plus the time from
-     * issue start to the last completion (spec §6).
+     * issue start to the last completion (spec §6; loadgen/loadgen.cc, IssueQueries).
      *
      * @param log                    detail log.
      * @param issueStartEpochNs      wall clock (ns since the epoch) when issuing started.
@@ -79,8 +80,9 @@ public final class ResultsLog
     }
 
     /**
-     * The results of a performance series, from {@code result_validity} to {@code num_errors} (spec §8.2 item 13).
-     * Doubles are printed as C {@code %g}; newlines in recommendations become spaces.
+     * The results of a performance series, from {@code result_validity} to {@code num_errors} (spec §8.2 item 13;
+     * loadgen/results.cc, PerformanceSummary::LogDetail). Doubles are printed as C {@code %g}; newlines in
+     * recommendations become spaces.
      *
      * @param log     detail log; {@code num_errors} is its error count when this is called.
      * @param summary computed results.

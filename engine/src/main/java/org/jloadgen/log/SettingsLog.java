@@ -7,11 +7,12 @@ import org.jloadgen.api.TestSettings;
 import org.jloadgen.config.EffectiveSettings;
 
 /**
- * Logs settings into the detail log exactly as LoadGen 6.0.17 does at the start of a test (spec §8.2 items
- * 3-5): config errors, the {@code error_invalid_test_settings} records of the effective settings, all
- * {@code requested_*} keys sharing one timestamp, then all {@code effective_*} keys sharing another. Value
- * types follow LoadGen's C++ types: doubles as {@code %g}, booleans {@code true}/{@code false}, unsigned
- * 64-bit fields unsigned, chrono durations (signed) signed.
+ * Logs settings into the detail log exactly as LoadGen 6.0.17 does at the start of a test
+ * (loadgen/test_settings_internal.cc, LogRequestedTestSettings and TestSettingsInternal::LogEffectiveSettings; spec
+ * §8.2 items 3-5): config errors, the {@code error_invalid_test_settings} records of the effective settings, all
+ * {@code requested_*} keys sharing one timestamp, then all {@code effective_*} keys sharing another. Value types follow
+ * LoadGen's C++ types: doubles as {@code %g}, booleans {@code true}/{@code false}, unsigned 64-bit fields unsigned,
+ * chrono durations (signed) signed.
  */
 public final class SettingsLog
 {

@@ -16,9 +16,10 @@ import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.results.SeriesEnd;
 
 /**
- * {@code mlperf_log_summary.txt} byte for byte as LoadGen 6.0.17 writes it (spec §8.3): the performance section
- * of {@code PerformanceSummary::LogSummary} and {@code TestSettingsInternal::LogSummary}, then the warning/error
- * trailer LoadGen appends when logging stops. An AccuracyOnly run has the trailer only.
+ * {@code mlperf_log_summary.txt} byte for byte as LoadGen 6.0.17 writes it (spec §8.3; loadgen/results.cc,
+ * PerformanceSummary::LogSummary): the performance section of {@code PerformanceSummary::LogSummary} and
+ * {@code TestSettingsInternal::LogSummary}, then the warning/error trailer LoadGen appends when logging stops. An
+ * AccuracyOnly run has the trailer only.
  * <p>
  * Usage: {@link #append(PerformanceSummary)} for the reported performance run (if any), then
  * {@link #close(int, int)} with the counts of warning and error records of the detail log. The text goes to a

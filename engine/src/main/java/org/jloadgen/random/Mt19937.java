@@ -2,9 +2,9 @@ package org.jloadgen.random;
 
 /**
  * {@code std::mt19937}: the 32-bit Mersenne Twister with the standard parameters, as LoadGen uses for every
- * random draw (spec §4.1). Seeding follows libstdc++: the 64-bit settings seed is reduced mod 2^32.
- * Hand-written because the JDK has no MT19937 and the exact output sequence is part of the contract.
- * Not thread-safe.
+ * random draw (spec §4.1; the std::mt19937 of loadgen/loadgen.cc, GenerateQueries). Seeding follows libstdc++: the
+ * 64-bit settings seed is reduced mod 2^32. Hand-written because the JDK has no MT19937 and the exact output sequence
+ * is part of the contract. Not thread-safe.
  */
 public final class Mt19937
 {

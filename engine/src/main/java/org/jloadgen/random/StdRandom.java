@@ -1,12 +1,12 @@
 package org.jloadgen.random;
 
 /**
- * The libstdc++ (GCC 12) algorithms LoadGen draws with, reproduced draw for draw (spec §4.3–§4.5):
- * {@code uniform_int_distribution} (Lemire's nearly-divisionless method for a 32-bit engine),
- * {@code std::shuffle} (two swaps per draw while n*n fits the engine range), {@code generate_canonical<double,
- * 53>}, {@code uniform_real_distribution<double>} and {@code exponential_distribution<double>} (with glibc's
- * {@code log}, {@link GlibcLog}). Other C++ libraries give other sequences; this is the one the official Linux
- * builds produce.
+ * The libstdc++ (GCC 12) algorithms LoadGen draws with, reproduced draw for draw (spec §4.3–§4.5; called from
+ * loadgen/loadgen.cc, GenerateQueries and GenerateLoadableSets): {@code uniform_int_distribution} (Lemire's
+ * nearly-divisionless method for a 32-bit engine), {@code std::shuffle} (two swaps per draw while n*n fits the engine
+ * range), {@code generate_canonical<double, 53>}, {@code uniform_real_distribution<double>} and
+ * {@code exponential_distribution<double>} (with glibc's {@code log}, {@link GlibcLog}). Other C++ libraries give other
+ * sequences; this is the one the official Linux builds produce.
  */
 public final class StdRandom
 {

@@ -12,10 +12,10 @@ import java.lang.foreign.ValueLayout;
  * Where many values share a narrow range (the whole array, or one radix bucket: {@code n >= 2 * range} and
  * {@code range <= 2^22}) they are counting-sorted instead, two sequential passes with an {@code int} per value of
  * the range (at most 16 MiB, at most a quarter of the sorted bytes): a null-SUT SingleStream run's tens of
- * millions of latencies lie within a few hundred thousand ns, and the in-place permutation cost about 25 ns per
- * value (its random swaps miss the cache) where counting costs a few. Small buckets fall back to an introsort
- * (three-way quicksort, so runs of equal latencies are linear; insertion sort for short ranges; heapsort past a
- * depth limit).
+ * millions of latencies lie within a few hundred thousand ns, and the in-place permutation's random swaps miss the
+ * cache where counting reads and writes in sequence (the per-value costs are in benchmarks/README.md, "Measurements
+ * behind the code"). Small buckets fall back to an introsort (three-way quicksort, so runs of equal latencies are
+ * linear; insertion sort for short ranges; heapsort past a depth limit).
  */
 public final class LongSegmentSort
 {

@@ -5,10 +5,10 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.config.EffectiveSettings;
 
 /**
- * Which completed samples a series copies into the accuracy log: LoadGen's probability (spec §9.2) and selection
- * rule (spec §4.6), as pure functions. The engine draws the per-sample values and the per-series offset with
- * LoadGen's generators and calls {@link #selected} on the completion path (no allocation, two additions and a
- * comparison).
+ * Which completed samples a series copies into the accuracy log: LoadGen's probability (spec §9.2; loadgen/loadgen.cc,
+ * IssueQueries) and selection rule (spec §4.6; loadgen/loadgen.cc, ResponseDelegateDetailed::SampleComplete), as pure
+ * functions. The engine draws the per-sample values and the per-series offset with LoadGen's generators and calls
+ * {@link #selected} on the completion path (no allocation, two additions and a comparison).
  */
 public final class AccuracyLogSampling
 {

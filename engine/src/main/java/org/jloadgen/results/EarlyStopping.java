@@ -5,8 +5,9 @@ import org.jloadgen.clib.CFormat;
 import org.jloadgen.record.SortedLatencies;
 
 /**
- * LoadGen's early stopping (spec §7.3): the statistics (operation for operation, so that results round as
- * LoadGen's do), and the per-scenario procedure with LoadGen's exact recommendation strings.
+ * LoadGen's early stopping (spec §7.3; loadgen/results.cc, PerformanceSummary::EarlyStopping): the statistics
+ * (operation for operation, so that results round as LoadGen's do), and the per-scenario procedure with LoadGen's exact
+ * recommendation strings.
  * <p>
  * The statistic: with {@code t} queries over the latency bound out of {@code h + t}, the run passes at percentile
  * {@code p} when {@code odds(h, t) = I_p(h, t + 1) < 1 - c}, i.e. when fewer than 1% of runs with a true percentile

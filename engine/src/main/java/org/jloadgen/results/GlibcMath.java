@@ -6,10 +6,10 @@ import java.math.MathContext;
 import org.jloadgen.random.GlibcLog;
 
 /**
- * The libm functions LoadGen's early stopping (spec §7.3) is computed with, as glibc returns them: {@code std::log}
- * and {@code std::exp} of doubles and {@code std::lgamma} of positive integers. Java has no {@code lgamma}, and
- * {@link StrictMath}'s {@code log}/{@code exp} (fdlibm) differ from glibc's in the last bit for 0.6% / 10% of
- * arguments, which would move LoadGen's odds values.
+ * The libm functions LoadGen's early stopping (spec §7.3; loadgen/early_stopping.cc, lbeta and odds) is computed with,
+ * as glibc returns them: {@code std::log} and {@code std::exp} of doubles and {@code std::lgamma} of positive integers.
+ * Java has no {@code lgamma}, and {@link StrictMath}'s {@code log}/{@code exp} (fdlibm) differ from glibc's in the last
+ * bit for 0.6% / 10% of arguments, which would move LoadGen's odds values.
  * <p>
  * Choice: {@link #log} is glibc's own algorithm ({@link GlibcLog}, bit-exact against the installed libm), and
  * {@link #lgamma(long)} follows glibc's {@code lgamma} (the fdlibm {@code e_lgamma_r} code glibc ships: exact

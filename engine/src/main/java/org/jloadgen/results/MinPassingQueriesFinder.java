@@ -5,9 +5,10 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * LoadGen's {@code MinPassingQueriesFinder} (spec §7.3): the smallest number of under-latency queries {@code h}
- * such that {@code odds(h, t, p, d) < 1 - c}, found by a lower-bound binary search whose bounds come from the two
- * cached results just below {@code t}. The bounds are reproduced exactly, quirks included: the "max slope" is the
+ * LoadGen's {@code MinPassingQueriesFinder} (spec §7.3; loadgen/early_stopping.cc,
+ * MinPassingQueriesFinder::operator()): the smallest number of under-latency queries {@code h} such that {@code odds(h,
+ * t, p, d) < 1 - c}, found by a lower-bound binary search whose bounds come from the two cached results just below
+ * {@code t}. The bounds are reproduced exactly, quirks included: the "max slope" is the
  * <em>product</em> {@code (y1 - y0) * (x1 - x0)}, and the answer is clamped to {@code [min_h, max_h]}. Since those
  * bounds depend on earlier answers, one instance must see the same sequence of calls as LoadGen's (a fresh
  * finder per early-stopping evaluation).

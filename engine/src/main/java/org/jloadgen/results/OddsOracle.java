@@ -1,11 +1,12 @@
 package org.jloadgen.results;
 
 /**
- * Answers LoadGen's early-stopping question {@code odds(h, t, p, d) < 1 - c} (spec §7.3) with the answer
- * LoadGen's own floating-point computation gives, without paying for its series on every call.
+ * Answers LoadGen's early-stopping question {@code odds(h, t, p, d) < 1 - c} (spec §7.3; loadgen/early_stopping.cc,
+ * odds) with the answer LoadGen's own floating-point computation gives, without paying for its series on every call.
  * <p>
  * LoadGen sums a hypergeometric series of about {@code sqrt(40 t)} terms per evaluation and evaluates once or twice
- * per {@code t}; a SingleStream run of 71M queries costs it 8e6 evaluations and 1e11 terms (160 s here). Here the
+ * per {@code t}; a SingleStream run of 71M queries costs it 8e6 evaluations and 1e11 terms (minutes of CPU:
+ * benchmarks/README.md, "Measurements behind the code"). Here the
  * odds, which is the regularized incomplete beta {@code I_x(h, t + 1)}, is carried from one evaluation to the next
  * by its exact recurrences in {@code h} and {@code t} (one multiply and one add per unit step), restarted from an
  * accurate direct evaluation when the walk gets long, with a running bound on its rounding error. A comparison is

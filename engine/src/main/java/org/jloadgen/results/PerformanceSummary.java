@@ -6,9 +6,10 @@ import org.jloadgen.record.PerformanceResult;
 import org.jloadgen.record.SortedLatencies;
 
 /**
- * Everything LoadGen's {@code results.cc} derives from one performance series (spec §7): percentiles, means,
- * per-scenario metrics, token metrics, early stopping and validity with LoadGen's recommendation strings. Computed
- * once in the constructor (after the timed part); the summary and detail writers only format these values.
+ * Everything LoadGen's {@code results.cc} derives from one performance series (spec §7; loadgen/results.cc,
+ * PerformanceSummary::ProcessLatencies): percentiles, means, per-scenario metrics, token metrics, early stopping and
+ * validity with LoadGen's recommendation strings. Computed once in the constructor (after the timed part); the summary
+ * and detail writers only format these values.
  * <p>
  * Arithmetic follows LoadGen, quirks included ({@code result_token_throughput} divides by ns, Server rates use
  * {@code sample_count - 1}, percentiles are {@code sorted[(size_t)(n * p)]}, means are integer divisions). Where
@@ -181,7 +182,8 @@ public final class PerformanceSummary
             fill(queryLatencyPercentilesNs, queries, result.queriesIssued());
         }
 
-        // Validity (spec §7.4).
+        // Validity (spec §7.4; loadgen/results.cc, PerformanceSummary::PerfConstraintsMet, MinDurationMet,
+        // MinQueriesMet).
         final double minDurationSeconds = settings.minDurationMs / 1000.0;
         minDurationMet = switch (scenario)
         {

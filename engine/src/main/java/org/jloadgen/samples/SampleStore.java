@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.lang.foreign.Arena;
 import java.lang.foreign.MemorySegment;
-import java.lang.foreign.ValueLayout;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -13,15 +12,13 @@ import java.util.List;
 import java.util.Objects;
 
 import org.jloadgen.bindings.MemoryOptions;
-import org.jloadgen.bindings.NativeException;
-import org.jloadgen.bindings.NativeLibrary;
 import org.jloadgen.bindings.NativeMemory;
-import org.jloadgen.bindings.NativeRegion;
 
 /**
  * The loaded samples of a QSL in off-heap memory, following LoadGen's {@code LoadSamplesToRam} /
- * {@code UnloadSamplesFromRam} (spec §1.3): {@link #load(long[])} takes the loaded set (QSL indices in load order,
- * repeats allowed as in MultiStream padding) and {@link #unload(long[])} the same set again.
+ * {@code UnloadSamplesFromRam} (spec §1.3; loadgen/loadgen.cc, LoadSamplesToRam): {@link #load(long[])} takes the
+ * loaded set (QSL indices in load order, repeats allowed as in MultiStream padding) and {@link #unload(long[])} the
+ * same set again.
  * <p>
  * <b>Placement.</b> With {@link Placement#COPY} (the default) the set is copied into one page-aligned slab from
  * {@link NativeMemory} (optionally pinned, on huge pages, on a NUMA node) in load order: position {@code p} of
@@ -53,10 +50,9 @@ public final class SampleStore implements AutoCloseable
     private final SampleSource source;
     private final Placement placement;
     private final MemoryOptions memoryOptions;
-    private final long slotAlignment;
+    private final SampleSlab copySlab;
     private final List<String> warnings = new ArrayList<>();
 
-    private NativeRegion region;
     private Arena loadArena;
     private MemorySegment slab;
     private long[] loaded;
@@ -74,7 +70,7 @@ public final class SampleStore implements AutoCloseable
         this.source = builder.source;
         this.placement = builder.placement;
         this.memoryOptions = builder.memoryOptions;
-        this.slotAlignment = builder.slotAlignmentBytes;
+        this.copySlab = new SampleSlab(builder.memoryOptions, builder.slotAlignmentBytes);
     }
 
     /**
@@ -118,11 +114,12 @@ public final class SampleStore implements AutoCloseable
         {
             if (placement == Placement.COPY)
             {
-                copyIn(indices, sampleSizes, arena);
+                useSlab(copySlab.copyIn(source, indices, sampleSizes, arena, this::addWarnings));
             }
             else
             {
-                mapIn(indices, sampleSizes, arena);
+                useViews(MappedSamples.mapIn(source, indices, sampleSizes, arena, memoryOptions, this::addWarnings),
+                    sampleSizes);
             }
         }
         catch (final IOException ex)
@@ -366,7 +363,7 @@ public final class SampleStore implements AutoCloseable
      */
     public boolean isPinned()
     {
-        return placement == Placement.COPY ? region != null && region.isPinned() : mappedPinned;
+        return placement == Placement.COPY ? copySlab.isPinned() : mappedPinned;
     }
 
     /**
@@ -387,11 +384,7 @@ public final class SampleStore implements AutoCloseable
         {
             release();
         }
-        if (region != null)
-        {
-            region.close();
-            region = null;
-        }
+        copySlab.close();
         source.close();
     }
 
@@ -402,126 +395,32 @@ public final class SampleStore implements AutoCloseable
             (fixedStride ? ", strideBytes=" + strideBytes : "") + "}";
     }
 
-    private void copyIn(final long[] indices, final long[] sampleSizes, final Arena arena) throws IOException
+    private void useSlab(final SampleSlab.Layout layout)
     {
-        final int count = indices.length;
-        final boolean uniform = count > 0 && Arrays.stream(sampleSizes).allMatch(size -> size == sampleSizes[0]);
-        long totalBytes;
-        long[] slotOffsets = null;
-        if (uniform)
+        if (layout.fixedStride())
         {
-            strideBytes = alignUp(sampleSizes[0]);
-            uniformBytes = sampleSizes[0];
-            totalBytes = Math.multiplyExact(strideBytes, (long)count);
+            strideBytes = layout.strideBytes();
+            uniformBytes = layout.uniformBytes();
         }
-        else
-        {
-            slotOffsets = new long[count];
-            totalBytes = 0;
-            for (int p = 0; p < count; p++)
-            {
-                slotOffsets[p] = totalBytes;
-                totalBytes = alignUp(Math.addExact(totalBytes, sampleSizes[p]));
-            }
-        }
-        if (region == null || region.byteSize() < totalBytes)
-        {
-            if (region != null)
-            {
-                region.close();
-                region = null;
-            }
-            if (totalBytes > 0)
-            {
-                region = NativeMemory.allocate(totalBytes, memoryOptions);
-                addWarnings(region.warnings());
-            }
-        }
-        // A view per load, so that unload invalidates every view handed out for this set.
-        final MemorySegment loadSlab = totalBytes == 0 ? arena.allocate(0) :
-            MemorySegment.ofAddress(region.address()).reinterpret(totalBytes, arena, null);
-        for (int p = 0; p < count; p++)
-        {
-            final long offset = uniform ? p * strideBytes : slotOffsets[p];
-            source.copyTo(indices[p], loadSlab.asSlice(offset, sampleSizes[p]));
-            final long end = p + 1 < count ? (uniform ? (p + 1) * strideBytes : slotOffsets[p + 1]) : totalBytes;
-            if (end > offset + sampleSizes[p])
-            {
-                loadSlab.asSlice(offset + sampleSizes[p], end - offset - sampleSizes[p]).fill((byte)0);
-            }
-        }
-        slab = loadSlab;
-        fixedStride = uniform;
-        offsets = slotOffsets;
-        sizes = uniform ? null : sampleSizes;
+        slab = layout.slab();
+        fixedStride = layout.fixedStride();
+        offsets = layout.offsets();
+        sizes = layout.sizes();
     }
 
-    private void mapIn(final long[] indices, final long[] sampleSizes, final Arena arena) throws IOException
+    private void useViews(final MappedSamples.Views mapped, final long[] sampleSizes)
     {
-        final int count = indices.length;
-        final MemorySegment[] mapped = new MemorySegment[count];
-        final long pageBytes = NativeMemory.pageSize();
-        boolean pin = memoryOptions.pinned();
-        if (pin && !NativeLibrary.isAvailable())
-        {
-            refuse("cannot pin mapped samples: " + NativeLibrary.describe(), null);
-            pin = false;
-        }
-        int lockedCount = 0;
-        try
-        {
-            for (int p = 0; p < count; p++)
-            {
-                // Re-scoped to this load, so that unload invalidates views of a file mapping the source keeps open.
-                mapped[p] = MemorySegment.ofAddress(source.map(indices[p], arena).address())
-                    .reinterpret(sampleSizes[p], arena, null).asReadOnly();
-                if (pin)
-                {
-                    try
-                    {
-                        NativeMemory.lock(mapped[p]);
-                        lockedCount = p + 1;
-                    }
-                    catch (final NativeException ex)
-                    {
-                        unlockAll(mapped, lockedCount);
-                        lockedCount = 0;
-                        pin = false;
-                        refuse(ex.getMessage(), ex);
-                    }
-                }
-                if (!pin)
-                {
-                    // Touch one byte per page so the first read during the run does not fault the file in.
-                    for (long offset = 0; offset < mapped[p].byteSize(); offset += pageBytes)
-                    {
-                        mapped[p].get(ValueLayout.JAVA_BYTE, offset);
-                    }
-                }
-            }
-        }
-        catch (final IOException | RuntimeException ex)
-        {
-            // A source's own mapping outlives this load: leave none of its pages locked.
-            unlockAll(mapped, lockedCount);
-            throw ex;
-        }
-        if (memoryOptions.hugePages() || memoryOptions.numaNode() >= 0)
-        {
-            addWarnings(List.of("huge pages and NUMA binding apply to copied samples only; mapped samples stay in " +
-                "the page cache where the kernel put them"));
-        }
-        views = mapped;
+        views = mapped.views();
         sizes = sampleSizes;
         fixedStride = false;
-        mappedPinned = pin;
+        mappedPinned = mapped.pinned();
     }
 
     private void release()
     {
         if (mappedPinned)
         {
-            unlockAll(views, loadedCount);
+            MappedSamples.unlockAll(views, loadedCount);
             mappedPinned = false;
         }
         loadArena.close();
@@ -533,23 +432,6 @@ public final class SampleStore implements AutoCloseable
         offsets = null;
         sizes = null;
         fixedStride = false;
-    }
-
-    private static void unlockAll(final MemorySegment[] mapped, final int count)
-    {
-        for (int p = 0; p < count; p++)
-        {
-            NativeMemory.unlock(mapped[p]);
-        }
-    }
-
-    private void refuse(final String message, final NativeException cause)
-    {
-        if (memoryOptions.strict())
-        {
-            throw cause != null ? cause : new IllegalStateException(message);
-        }
-        addWarnings(List.of(message));
     }
 
     private void addWarnings(final List<String> more)
@@ -569,11 +451,6 @@ public final class SampleStore implements AutoCloseable
         {
             throw new IllegalStateException("mapped samples have no slab; use address(position) or sample(position)");
         }
-    }
-
-    private long alignUp(final long bytes)
-    {
-        return Math.addExact(bytes, slotAlignment - 1) & -slotAlignment;
     }
 
     /**

@@ -8,8 +8,8 @@ import org.jloadgen.random.Mt19937;
 import org.jloadgen.random.StdRandom;
 
 /**
- * LoadGen's {@code GenerateLoadableSets} (spec §5): shuffle {@code [0, min(count, total))} with a fresh
- * {@code mt19937(qsl_rng_seed)}, cut it into sets of {@code performance_sample_count}, pad MultiStream sets.
+ * LoadGen's {@code GenerateLoadableSets} (spec §5; loadgen/loadgen.cc): shuffle {@code [0, min(count, total))} with a
+ * fresh {@code mt19937(qsl_rng_seed)}, cut it into sets of {@code performance_sample_count}, pad MultiStream sets.
  */
 public final class LoadableSets
 {

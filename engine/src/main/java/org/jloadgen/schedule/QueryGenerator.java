@@ -12,9 +12,9 @@ import org.jloadgen.random.Mt19937;
 import org.jloadgen.random.StdRandom;
 
 /**
- * LoadGen's {@code GenerateQueries} (spec §3.2), draw for draw: the same generators, constructed in the same
- * order, consuming the same engine outputs, so sample indices and schedules equal LoadGen's for the same seeds.
- * Runs before the clock starts and writes the result straight into off-heap arrays.
+ * LoadGen's {@code GenerateQueries} (spec §3.2; loadgen/loadgen.cc), draw for draw: the same generators, constructed in
+ * the same order, consuming the same engine outputs, so sample indices and schedules equal LoadGen's for the same
+ * seeds. Runs before the clock starts and writes the result straight into off-heap arrays.
  */
 public final class QueryGenerator
 {
@@ -25,7 +25,7 @@ public final class QueryGenerator
     }
 
     /**
-     * Accuracy-log selection of one series (spec §4.6, §9.2).
+     * Accuracy-log selection of one series (spec §4.6, §9.2; loadgen/loadgen.cc, IssueQueries).
      *
      * @param offset      {@code accuracy_log_offset}: the first draw of {@code mt19937(accuracy_log_rng_seed)}.
      * @param probability {@code accuracy_log_prob}; a sample is logged iff its shifted value is {@code <=} it.

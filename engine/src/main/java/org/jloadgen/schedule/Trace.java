@@ -9,12 +9,12 @@ import org.jloadgen.memory.GrowableOffHeapArray;
 import org.jloadgen.memory.OffHeapRegion;
 
 /**
- * The queries of one series, generated before the clock starts (spec §3.2), held off-heap as
- * struct-of-arrays: the loaded-set position of every sample (MultiStream: of every query's first sample, the
- * rest are contiguous; 16 bits each while the loaded set has at most 65536 samples, as MLPerf's do, else 32), the
- * scheduled offset of every query (Server only; other scenarios use a constant
- * period) and, in performance mode, a bit per sample selected for the accuracy log. Every query of a series has
- * the same number of samples, so sample {@code s} belongs to query {@code s / samplesPerQuery}.
+ * The queries of one series, generated before the clock starts (spec §3.2; loadgen/loadgen.cc, GenerateQueries), held
+ * off-heap as struct-of-arrays: the loaded-set position of every sample (MultiStream: of every query's first sample,
+ * the rest are contiguous; 16 bits each while the loaded set has at most 65536 samples, as MLPerf's do, else 32), the
+ * scheduled offset of every query (Server only; other scenarios use a constant period) and, in performance mode, a bit
+ * per sample selected for the accuracy log. Every query of a series has the same number of samples, so sample {@code s}
+ * belongs to query {@code s / samplesPerQuery}.
  * <p>
  * Immutable once generated; read by the issue thread and (for accuracy-log selection) by completing threads.
  */
@@ -283,7 +283,8 @@ public final class Trace implements AutoCloseable
 
     /**
      * @param sample sample number in the series.
-     * @return whether its response is copied to the accuracy log (spec §4.6).
+     * @return whether its response is copied to the accuracy log (spec §4.6; loadgen/loadgen.cc,
+     * ResponseDelegateDetailed::SampleComplete).
      */
     public boolean accuracyLogged(final long sample)
     {

@@ -5,7 +5,6 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import org.jloadgen.api.QuerySampleResponses;
-import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.ResponseSink;
 
 /**
@@ -98,22 +97,6 @@ public final class RecordingSink implements ResponseSink
             record(responses.responseId(i));
         }
         batchSizes.add(count);
-    }
-
-    @Override
-    public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
-    {
-        complete(responses, count);
-    }
-
-    @Override
-    public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
-    {
-    }
-
-    @Override
-    public void firstToken(final QuerySampleResponses responses, final int count)
-    {
     }
 
     @Override

@@ -17,7 +17,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.QuerySampleResponses;
 import org.jloadgen.api.QuerySamples;
-import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.concurrent.CpuBudget;
 import org.junit.jupiter.api.Test;
@@ -433,22 +432,6 @@ class BatchingSutTest
         }
 
         @Override
-        public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
-        {
-            completed.addAndGet(count);
-        }
-
-        @Override
-        public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
-        {
-        }
-
-        @Override
-        public void firstToken(final QuerySampleResponses responses, final int count)
-        {
-        }
-
-        @Override
         public void fail(final Throwable cause)
         {
             throw new AssertionError("the SUT failed", cause);
@@ -506,22 +489,6 @@ class BatchingSutTest
             {
                 one(responses.responseId(i));
             }
-        }
-
-        @Override
-        public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
-        {
-            complete(responses, count);
-        }
-
-        @Override
-        public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
-        {
-        }
-
-        @Override
-        public void firstToken(final QuerySampleResponses responses, final int count)
-        {
         }
 
         @Override

@@ -222,6 +222,86 @@ class PeakSearchTest
             "the start QPS must be a positive number");
     }
 
+    // The overhead runner's Server peak (benchmarks, ServerPeak) runs this search with step 2; these cases come from
+    // the search it had of its own, with one run per target.
+
+    private static List<Double> tried(final Rule rule)
+    {
+        return rule.calls.stream().map(c -> c[0]).toList();
+    }
+
+    private static PeakSearch.Result doubling(final double startQps, final double minQps, final double maxQps,
+        final double resolution, final int maxRuns, final Rule rule)
+    {
+        return new PeakSearch(new PeakSearch.Limits(minQps, maxQps, resolution, 1, 2, maxRuns)).run(startQps, rule,
+            QUIET);
+    }
+
+    @Test
+    void shouldDoubleThenBisectToTheResolution()
+    {
+        final Rule rule = new Rule((q, r) -> q <= 2_300_000);
+        final PeakSearch.Result result = doubling(500_000, 10_000, 20e6, 0.05, 20, rule);
+        assertEquals(List.of(500e3, 1e6, 2e6, 4e6, 3e6, 2.5e6, 2.25e6, 2.375e6, 2.3125e6), tried(rule));
+        assertEquals(PeakSearch.Status.FOUND, result.status());
+        assertEquals(2_250_000, result.peakQps());
+        assertEquals(2_312_500, result.failQps());
+        assertTrue(result.failQps() - result.peakQps() <= 0.05 * result.peakQps());
+    }
+
+    @Test
+    void shouldHalveWhileEvenTheStartFails()
+    {
+        final Rule rule = new Rule((q, r) -> q <= 150_000);
+        final PeakSearch.Result result = doubling(500_000, 10_000, 20e6, 0.05, 20, rule);
+        assertEquals(List.of(500e3, 250e3, 125e3, 187.5e3, 156.25e3, 140.625e3, 148.4375e3, 152.34375e3),
+            tried(rule));
+        assertEquals(148_437.5, result.peakQps());
+        assertEquals(152_343.75, result.failQps());
+    }
+
+    @Test
+    void shouldGiveUpAtTheMinimumWhenEvenItFails()
+    {
+        final Rule rule = new Rule((q, r) -> q <= 1_000);
+        final PeakSearch.Result result = doubling(40_000, 10_000, 20e6, 0.05, 20, rule);
+        assertEquals(List.of(40e3, 20e3, 10e3), tried(rule));
+        assertEquals(PeakSearch.Status.NONE_PASSED, result.status());
+        assertTrue(Double.isNaN(result.peakQps()));
+        assertEquals(10_000, result.failQps());
+    }
+
+    @Test
+    void shouldStopAtTheMaximumWhenEverythingPasses()
+    {
+        final Rule rule = new Rule((q, r) -> true);
+        final PeakSearch.Result result = doubling(1e6, 10_000, 3e6, 0.05, 20, rule);
+        assertEquals(List.of(1e6, 2e6, 3e6), tried(rule));
+        assertEquals(PeakSearch.Status.ABOVE_MAX, result.status());
+        assertEquals(3e6, result.peakQps());
+        assertTrue(Double.isNaN(result.failQps()));
+    }
+
+    @Test
+    void shouldStopAfterTheRunLimit()
+    {
+        final Rule rule = new Rule((q, r) -> q <= 2_300_000);
+        final PeakSearch.Result result = doubling(500_000, 10_000, 20e6, 0.001, 4, rule);
+        assertEquals(4, rule.calls.size());
+        assertEquals(PeakSearch.Status.RUN_LIMIT, result.status());
+    }
+
+    @Test
+    void shouldStartAtTheBoundNearestAStartOutsideTheLimits()
+    {
+        final Rule below = new Rule((q, r) -> q <= 50_000);
+        doubling(5_000, 10_000, 20e6, 0.05, 1, below);
+        assertEquals(List.of(10e3), tried(below));
+        final Rule above = new Rule((q, r) -> true);
+        doubling(5e6, 10_000, 1e6, 0.05, 1, above);
+        assertEquals(List.of(1e6), tried(above));
+    }
+
     private static void assertMessage(final org.junit.jupiter.api.function.Executable call, final String start)
     {
         final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, call);

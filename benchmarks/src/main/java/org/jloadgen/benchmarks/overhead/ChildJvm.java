@@ -9,51 +9,48 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.bindings.JvmFlags;
+import org.jloadgen.cli.api.ChildJvmCommand;
 import org.jloadgen.log.DetailLogValues;
 
 /**
  * Starts one {@code jloadgen} command in a fresh JVM ({@link OverheadChild}) and collects what the overhead runner
- * needs: the whole-process wall time, the peak RSS, the exit code and the detail log.
+ * needs: the whole-process wall time, the peak RSS, the exit code and the detail log. The command line comes from
+ * {@link ChildJvmCommand}, as the CLI tests' children's do.
  */
 public final class ChildJvm
 {
-    /** Flags every JLoadGen JVM needs (FFM downcalls; Agrona 2 reaches jdk.internal.misc). */
-    public static final List<String> REQUIRED_FLAGS =
-        List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
-
-    private final Path javaBinary;
-    private final String classPath;
+    private final ChildJvmCommand launcher;
     private final List<String> jvmFlags;
     private final long timeLimitMs;
 
     /**
      * @param javaBinary  the {@code java} launcher.
      * @param classPath   JLoadGen's class path.
-     * @param jvmFlags    flags after {@link #REQUIRED_FLAGS} (GC, heap, ...).
+     * @param jvmFlags    flags after {@link JvmFlags#REQUIRED} (GC, heap, ...).
      * @param timeLimitMs a child still running after this long is killed and its run reported as failed.
      */
     public ChildJvm(final Path javaBinary, final String classPath, final List<String> jvmFlags,
         final long timeLimitMs)
     {
-        this.javaBinary = javaBinary;
-        this.classPath = classPath;
+        this.launcher = new ChildJvmCommand(javaBinary, classPath);
         this.jvmFlags = List.copyOf(jvmFlags);
         this.timeLimitMs = timeLimitMs;
     }
 
     /**
-     * @param jvmFlags flags after {@link #REQUIRED_FLAGS}.
+     * @param jvmFlags flags after {@link JvmFlags#REQUIRED}.
      * @param timeLimitMs per-child time limit.
      * @return children of the same JDK and class path as this JVM.
      */
     public static ChildJvm likeThisJvm(final List<String> jvmFlags, final long timeLimitMs)
     {
-        return new ChildJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
-            System.getProperty("java.class.path"), jvmFlags, timeLimitMs);
+        final ChildJvmCommand thisJvm = ChildJvmCommand.likeThisJvm();
+        return new ChildJvm(thisJvm.javaBinary(), thisJvm.classPath(), jvmFlags, timeLimitMs);
     }
 
     /**
-     * @return the flags after {@link #REQUIRED_FLAGS}.
+     * @return the flags after {@link JvmFlags#REQUIRED}.
      */
     public List<String> jvmFlags()
     {
@@ -67,16 +64,9 @@ public final class ChildJvm
      */
     public List<String> command(final Path runDir, final List<String> arguments)
     {
-        final List<String> command = new ArrayList<>();
-        command.add(javaBinary.toString());
-        command.addAll(REQUIRED_FLAGS);
-        command.addAll(jvmFlags);
-        command.add("-D" + OverheadChild.REPORT_PROP_NAME + "=" + runDir.resolve("child-report.txt"));
-        command.add("-cp");
-        command.add(classPath);
-        command.add(OverheadChild.class.getName());
-        command.addAll(arguments);
-        return command;
+        final List<String> flags = new ArrayList<>(jvmFlags);
+        flags.add("-D" + OverheadChild.REPORT_PROP_NAME + "=" + runDir.resolve("child-report.txt"));
+        return launcher.command(flags, OverheadChild.class.getName(), arguments);
     }
 
     /**

@@ -109,7 +109,8 @@ public final class OverheadCommand implements Callable<Integer>
     double peakResolution;
 
     @Option(names = "--peak-max-probes", paramLabel = "N", defaultValue = "12",
-        description = "Most targets the peak search tries (default: ${DEFAULT-VALUE}).")
+        description = "Most targets the peak search tries, counted as --repeats runs each (default: "
+            + "${DEFAULT-VALUE}).")
     int peakMaxProbes;
 
     @Option(names = "--single-stream-expected-latency-ns", paramLabel = "NS", defaultValue = "0",

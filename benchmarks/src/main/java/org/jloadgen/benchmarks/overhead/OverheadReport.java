@@ -11,6 +11,8 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.stream.Collectors;
 
+import org.jloadgen.bindings.JvmFlags;
+
 import org.jloadgen.api.TestScenario;
 
 /**
@@ -33,7 +35,7 @@ public record OverheadReport(
     int repeats,
     List<String> jvmFlags,
     Map<String, List<RunResult>> runs,
-    PeakSearch.Result peak,
+    ServerPeak peak,
     Map<TestScenario, List<RunResult>> baselines,
     List<SpinFloor.Result> floors,
     Path workDir,
@@ -69,7 +71,7 @@ public record OverheadReport(
         final List<Row> rows = new ArrayList<>();
         if (peak != null)
         {
-            final PeakSearch.Probe at = peak.peakProbe();
+            final ServerPeak.Target at = peak.peakTarget();
             final String label = "Server: highest target QPS that is VALID in " + repeats + " of " + repeats
                 + " runs";
             rows.add(new Row(label, "~300k", "≥ 1.5M (aim 3M)",
@@ -144,7 +146,7 @@ public record OverheadReport(
         out.append("² the official LoadGen's C++ null SUT with a condition-variable worker on the 2-core development "
             + "machine (benchmarks/README.md; `jloadgen overhead --side-by-side` measures it beside JLoadGen).\n\n");
         out.append("Each configuration ran ").append(repeats).append(" times, each in a fresh JVM (`")
-            .append(String.join(" ", ChildJvm.REQUIRED_FLAGS)).append(' ').append(String.join(" ", jvmFlags))
+            .append(String.join(" ", JvmFlags.REQUIRED)).append(' ').append(String.join(" ", jvmFlags))
             .append("`); min / median / max over the repeats, peak RSS (VmHWM) and whole-process wall time are ")
             .append("medians. Load average (1/5/15 min) before: ").append(loadBefore).append(", after: ")
             .append(loadAfter).append(busySummary()).append(".\n");
@@ -176,7 +178,7 @@ public record OverheadReport(
             out.append("- `").append(BudgetTable.SERVER_PEAK).append("`: `")
                 .append(BudgetTable.serverAt(0).commandLine().replace("server_target_qps=0", "server_target_qps=Q"))
                 .append("`; targets tried: ")
-                .append(peak.probes().stream().map(p -> Format.si(p.targetQps()) + " "
+                .append(peak.targets().stream().map(p -> Format.si(p.targetQps()) + " "
                     + p.runs().stream().filter(RunResult::valid).count() + "/" + p.runs().size() + " VALID"
                     + (p.passed() ? "" : " (" + p.runs().get(p.runs().size() - 1).problem() + ")"))
                     .collect(Collectors.joining("; ")))
@@ -203,7 +205,7 @@ public record OverheadReport(
         runs.values().forEach(all::addAll);
         if (peak != null)
         {
-            peak.probes().forEach(p -> all.addAll(p.runs()));
+            peak.targets().forEach(p -> all.addAll(p.runs()));
         }
         for (final RunResult r : all)
         {

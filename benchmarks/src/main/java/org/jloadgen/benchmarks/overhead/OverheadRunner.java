@@ -229,7 +229,12 @@ public final class OverheadRunner
                 throw new IllegalArgumentException("no configuration selected");
             }
             ids = List.copyOf(ordered);
-            new PeakSearch(peakStartQps, peakMinQps, peakMaxQps, peakResolution, peakMaxProbes);
+            if (!(peakStartQps >= peakMinQps && peakStartQps <= peakMaxQps))
+            {
+                throw new IllegalArgumentException("need --peak-min-qps <= --peak-start-qps <= --peak-max-qps; got "
+                    + peakMinQps + ", " + peakStartQps + ", " + peakMaxQps);
+            }
+            ServerPeak.limits(peakMinQps, peakMaxQps, peakResolution, repeats, peakMaxProbes);
             return this;
         }
     }
@@ -256,14 +261,14 @@ public final class OverheadRunner
         final List<SpinFloor.Result> floors = new ArrayList<>();
         measureFloor(floors);
         final Map<String, List<RunResult>> runs = new LinkedHashMap<>();
-        PeakSearch.Result peak = null;
+        ServerPeak peak = null;
         for (final String id : options.ids)
         {
             switch (id)
             {
-                case BudgetTable.SERVER_PEAK -> peak = new PeakSearch(options.peakStartQps, options.peakMinQps,
-                    options.peakMaxQps, options.peakResolution, options.peakMaxProbes)
-                    .run(qps -> probe(work, qps));
+                case BudgetTable.SERVER_PEAK -> peak = ServerPeak.find(ServerPeak.limits(options.peakMinQps,
+                    options.peakMaxQps, options.peakResolution, options.repeats, options.peakMaxProbes),
+                    options.peakStartQps, (qps, repeat) -> peakRun(work, qps, repeat));
                 case BudgetTable.SINGLE_STREAM_FULL -> runs.put(id,
                     repeat(work, BudgetTable.singleStreamFull(fullExpectedLatencyNs(work, runs)), options.repeats));
                 default -> runs.put(id, repeat(work, BudgetTable.configuration(id), options.repeats));
@@ -419,21 +424,10 @@ public final class OverheadRunner
         }
     }
 
-    private PeakSearch.Probe probe(final Path work, final double targetQps)
+    private RunResult peakRun(final Path work, final double targetQps, final int repeat)
     {
-        final Configuration configuration = BudgetTable.serverAt(targetQps);
         final Path dir = work.resolve(BudgetTable.SERVER_PEAK).resolve(String.valueOf((long)targetQps));
-        final List<RunResult> results = new ArrayList<>();
-        for (int r = 1; r <= options.repeats; r++)
-        {
-            final RunResult result = runOne(dir.resolve(String.valueOf(r)), configuration, r);
-            results.add(result);
-            if (!result.valid())
-            {
-                return new PeakSearch.Probe(targetQps, results, false);
-            }
-        }
-        return new PeakSearch.Probe(targetQps, results, true);
+        return runOne(dir.resolve(String.valueOf(repeat)), BudgetTable.serverAt(targetQps), repeat);
     }
 
     private long fullExpectedLatencyNs(final Path work, final Map<String, List<RunResult>> runs)

@@ -91,8 +91,8 @@ class OverheadReportTest
         final RunResult ok = run(at, 1, 15_000, 500_000, "result_validity", "\"VALID\"");
         final RunResult bad = run(at, 1, 25_000, 900_000, "result_validity", "\"INVALID\"",
             "result_invalid_reason", "\"Reduce target QPS to improve latency. \"");
-        final PeakSearch.Result peak = new PeakSearch.Result(2e6, 4e6, List.of(
-            new PeakSearch.Probe(2e6, List.of(ok, ok, ok), true), new PeakSearch.Probe(4e6, List.of(bad), false)));
+        final ServerPeak peak = new ServerPeak(2e6, 4e6, List.of(
+            new ServerPeak.Target(2e6, List.of(ok, ok, ok), true), new ServerPeak.Target(4e6, List.of(bad), false)));
         final Configuration offline = BudgetTable.configuration(BudgetTable.OFFLINE_3M);
         final RunResult crashed = new RunResult(offline, 1, List.of("java"), Path.of("/tmp/x"), 1, 1_000_000_000L,
             -1, null, Double.NaN, Double.NaN);

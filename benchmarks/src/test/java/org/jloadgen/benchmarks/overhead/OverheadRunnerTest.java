@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
+import org.jloadgen.bindings.JvmFlags;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -70,8 +71,7 @@ class OverheadRunnerTest
     {
         final ChildJvm child = new ChildJvm(Path.of("/jdk/bin/java"), "a.jar:b.jar", List.of("-XX:+UseSerialGC"), 1);
         final List<String> command = child.command(Path.of("/w/r"), List.of("run", "--sut", "null"));
-        assertEquals(List.of("/jdk/bin/java", "--enable-native-access=ALL-UNNAMED", "--add-exports",
-            "java.base/jdk.internal.misc=ALL-UNNAMED", "-XX:+UseSerialGC",
+        assertEquals(List.of("/jdk/bin/java", JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE, "-XX:+UseSerialGC",
             "-Djloadgen.overhead.report=/w/r/child-report.txt", "-cp", "a.jar:b.jar",
             "org.jloadgen.benchmarks.overhead.OverheadChild", "run", "--sut", "null"), command);
     }

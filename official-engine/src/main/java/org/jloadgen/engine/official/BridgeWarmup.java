@@ -13,9 +13,10 @@ import org.jloadgen.engine.WarmupClock;
  * Runs the bridge's own Java path before LoadGen starts, as JLoadGen's engine warms up its own code
  * ({@code engine.Warmup}): an internal null SUT is handed LoadGen-shaped queries (one sample, and more samples than
  * one of its completion chunks) through the sample view and completes them through the sink's downcalls, so class
- * loading, downcall linking and JIT compilation happen before LoadGen's clock starts. Measured with the Offline
- * 3.3M-sample run: a cold 3.3M-sample completion loop takes about 60 ms in interpreted and C1 code, 10 ms once C2
- * has compiled it, a fifth of the whole figure. The user's SUT is not called, and nothing reaches LoadGen: with no
+ * loading, downcall linking and JIT compilation happen before LoadGen's clock starts: a cold completion loop in
+ * interpreted and C1 code is several times slower than once C2 has compiled it, and in the Offline 3.3M-sample run
+ * the difference is a large share of the whole figure (benchmarks/README.md, "Measurements behind the code").
+ * The user's SUT is not called, and nothing reaches LoadGen: with no
  * test running the bridge drops every completion (its counters restart with the test). As the engine's warm-up, it
  * goes on while the JIT is still finishing compilations ({@link WarmupClock}).
  */

@@ -37,10 +37,11 @@ import org.jloadgen.spi.DefaultJob;
  * with the SUT's batch size and worker count runs {@value #CALIBRATION_WINDOWS} windows of
  * {@value #CALIBRATION_WINDOW_MS} ms, whose fastest window sizes a {@value #PROBE_MS} ms Offline run through the
  * engine and the SUT's batcher (logs in a temporary folder); {@code offline_expected_qps} is
- * {@value #EXPECTED_QPS_FACTOR} times that run's rate. The bare loop alone misjudged the SUT (it once ran 1.56 times
- * faster than the fastest window, so the query was sized for twice the rate and the pass took 19 s for 10); the probe
- * runs the very path the performance run takes. The run then lasts about 1.1 x {@value #EXPECTED_QPS_FACTOR} x 10 s
- * = 12 s at the probed rate, VALID unless it runs over 1.21 times faster than the probe.
+ * {@value #EXPECTED_QPS_FACTOR} times that run's rate. The bare loop alone misjudged the SUT (the SUT once ran well
+ * faster than the fastest window, so the query was sized for a much higher rate and the pass took almost twice its
+ * 10 s: benchmarks/README.md, "Measurements behind the code"); the probe runs the very path the performance run
+ * takes. The run then lasts about 1.1 x {@value #EXPECTED_QPS_FACTOR} x 10 s = 12 s at the probed rate, VALID
+ * unless it runs over 1.21 times faster than the probe.
  */
 public final class CpuDefaultJob implements DefaultJob
 {

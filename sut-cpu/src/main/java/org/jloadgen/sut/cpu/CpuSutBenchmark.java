@@ -14,11 +14,10 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.stream.LongStream;
 
-import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.api.SutBenchmarkOptions;
 import org.jloadgen.cli.api.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.results.PerformanceSummary;
@@ -27,6 +26,7 @@ import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -40,39 +40,15 @@ import picocli.CommandLine.Option;
  * Runs the embedded Fashion-MNIST model unless {@code --sut-opt model-file=... --sut-opt dataset=...} say otherwise.
  */
 @Command(name = "cpu-sut-benchmark", mixinStandardHelpOptions = true,
+    defaultValueProvider = CpuSutBenchmark.Defaults.class,
     description = "Offline throughput of the CPU SUT through JLoadGen vs a bare ONNX Runtime loop; Server sweep.")
 public final class CpuSutBenchmark implements Callable<Integer>
 {
-    @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
-    long seconds;
-
-    @Option(names = "--rounds", defaultValue = "3",
-        description = "Offline rounds of bare loop + JLoadGen (default: 3).")
-    int rounds;
-
-    @Option(names = "--server-qps", split = ",", defaultValue = "10000,50000,100000,150000",
-        description = "Server target QPS to run, comma-separated (default: ${DEFAULT-VALUE}).")
-    List<Double> serverQps = new ArrayList<>();
-
-    @Option(names = "--no-server", description = "Skip the Server runs.")
-    boolean noServer;
-
-    @Option(names = "--no-offline", description = "Skip the Offline comparison.")
-    boolean noOffline;
-
-    @Option(names = "--server-wait", defaultValue = "SLEEP",
-        description = "Server issue thread wait: SPIN, YIELD, SLEEP or HYBRID (default: ${DEFAULT-VALUE}).")
-    ServerWaitStrategy serverWait;
-
-    @Option(names = "--completion-wait", defaultValue = "SLEEP",
-        description = "Issue thread completion wait (default: ${DEFAULT-VALUE}).")
-    CompletionWaitStrategy completionWait;
+    @Mixin
+    SutBenchmarkOptions bench;
 
     @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", description = "A cpu SUT option, as for jloadgen run.")
     List<String> sutOptions = new ArrayList<>();
-
-    @Option(names = "--out", defaultValue = "out/bench-cpu", description = "Log folder (default: ${DEFAULT-VALUE}).")
-    Path out;
 
     /**
      * @param args see {@code --help}.
@@ -89,11 +65,11 @@ public final class CpuSutBenchmark implements Callable<Integer>
         final Map<String, String> options = new HashMap<>(SutOptions.pairs(sutOptions));
         console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
             SutBenchmarkRuns.loadAverage());
-        if (!noOffline)
+        if (bench.offline())
         {
             offline(options, console);
         }
-        if (!noServer)
+        if (bench.server())
         {
             server(options, console);
         }
@@ -109,8 +85,10 @@ public final class CpuSutBenchmark implements Callable<Integer>
             final CpuSut sut = instance.cpuSut();
             final InferenceSettings s = sut.settings();
             console.println(sut.describe());
-            console.println("Offline: bare ONNX Runtime loop vs JLoadGen, " + seconds + " s each, same session, batch "
+            console.println("Offline: bare ONNX Runtime loop vs JLoadGen, " + bench.seconds()
+                + " s each, same session, batch "
                 + s.maxBatchSize() + ", " + s.workers() + " thread(s)");
+            final int rounds = bench.rounds();
             final double[] ratios = new double[rounds];
             final double[] cpuRatios = new double[rounds];
             double bareSum = 0;
@@ -177,7 +155,7 @@ public final class CpuSutBenchmark implements Callable<Integer>
         {
             final InferenceSettings s = sut.settings();
             return BareLoop.run(sut.model(), library.store().slab(), library.store().source().sampleBytes(0),
-                s.maxBatchSize(), s.workers(), 1_000_000_000L, seconds * 1_000_000_000L);
+                s.maxBatchSize(), s.workers(), 1_000_000_000L, bench.seconds() * 1_000_000_000L);
         }
         finally
         {
@@ -190,9 +168,11 @@ public final class CpuSutBenchmark implements Callable<Integer>
         // 1.1 x 1.5 x bare rate x min_duration samples: about 1.65 x --seconds at the bare loop's rate, long enough
         // to stay VALID when the machine is a little faster than during the bare loop.
         final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE)
-            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).offlineExpectedQps(1.5 * expectedQps);
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(bench.seconds() * 1_000)
+            .offlineExpectedQps(1.5 * expectedQps);
         final long cpuBeforeNs = workerCpuNs(sut);
-        final PerformanceSummary summary = run(sut, settings, out.resolve("offline-" + round)).performance().get(0);
+        final PerformanceSummary summary = run(sut, settings, bench.out().resolve("offline-" + round)).performance()
+            .get(0);
         return new OfflineRun(summary, workerCpuNs(sut) - cpuBeforeNs);
     }
 
@@ -216,20 +196,30 @@ public final class CpuSutBenchmark implements Callable<Integer>
             CpuSutOptions.parse(options, TestScenario.SERVER)))
         {
             final CpuSut sut = instance.cpuSut();
-            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + serverWait
+            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + bench.serverWait()
                 + "; target latency 100 ms (p99)");
-            for (final double qps : serverQps)
+            for (final double qps : bench.serverQps())
             {
                 final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
-                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
+                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(bench.seconds() * 1_000).serverTargetQps(qps);
                 SutBenchmarkRuns.printServerRun(console, qps, run(sut, settings,
-                    out.resolve(String.format(Locale.ROOT, "server-%.0f", qps))));
+                    bench.out().resolve(String.format(Locale.ROOT, "server-%.0f", qps))));
             }
         }
     }
 
     private TestResult run(final CpuSut sut, final TestSettings settings, final Path dir)
     {
-        return SutBenchmarkRuns.run(sut, sut.library(), settings, dir, serverWait, completionWait);
+        return SutBenchmarkRuns.run(sut, sut.library(), settings, dir, bench.serverWait(), bench.completionWait());
+    }
+
+    /** This benchmark's defaults of the shared options whose default depends on the SUT. */
+    public static final class Defaults extends SutBenchmarkOptions.Defaults
+    {
+        /** The defaults. */
+        public Defaults()
+        {
+            super("10000,50000,100000,150000", "SLEEP", "out/bench-cpu");
+        }
     }
 }

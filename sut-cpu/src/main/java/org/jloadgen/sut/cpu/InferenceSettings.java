@@ -34,8 +34,9 @@ public record InferenceSettings(
     int queueCapacity)
 {
     /**
-     * Offline default batch: the least CPU per sample of the embedded model on the 2-core machine (4.7-4.9 us at
-     * 128 against 5.1-5.2 us at 256 and 5.0 us at 64, two single-threaded workers; README "Defaults").
+     * Offline default batch: the least CPU per sample of the embedded model on the 2-core machine, two
+     * single-threaded workers, against 64 and 256 (README "Defaults"; the figures are in
+     * benchmarks/README.md, "Measurements behind the code").
      */
     public static final int OFFLINE_BATCH_DEFAULT = 128;
     /**

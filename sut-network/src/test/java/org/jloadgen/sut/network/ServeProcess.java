@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.jloadgen.sut.network.bench.NetworkClientBenchmark;
+import org.jloadgen.bindings.JvmFlags;
 
 /**
  * A {@code jloadgen serve} node in a child JVM on the loopback interface, on a free port it writes to a file: the
@@ -51,7 +51,7 @@ public final class ServeProcess implements AutoCloseable
         Files.deleteIfExists(portFile);
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(NetworkClientBenchmark.JVM_FLAGS);
+        command.addAll(JvmFlags.REQUIRED);
         command.add("-Xmx512m");
         final String cache = System.getProperty("jloadgen.cache.dir");
         if (cache != null)

@@ -11,11 +11,10 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.Callable;
 
-import org.jloadgen.api.CompletionWaitStrategy;
-import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.api.SutBenchmarkOptions;
 import org.jloadgen.cli.api.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.results.PerformanceSummary;
@@ -23,6 +22,7 @@ import org.jloadgen.sut.SutOptions;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -35,6 +35,7 @@ import picocli.CommandLine.Option;
  * </ol>
  */
 @Command(name = "tensorrt-sut-benchmark", mixinStandardHelpOptions = true,
+    defaultValueProvider = TensorRtBenchmark.Defaults.class,
     description = "Offline throughput of the TensorRT SUT through JLoadGen vs a bare loop over the same engine; "
         + "Server sweep with p99.")
 public final class TensorRtBenchmark implements Callable<Integer>
@@ -42,38 +43,12 @@ public final class TensorRtBenchmark implements Callable<Integer>
     /** The Offline goal: JLoadGen's throughput over the bare loop's. */
     public static final double OFFLINE_GOAL = 0.97;
 
-    @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
-    long seconds;
-
-    @Option(names = "--rounds", defaultValue = "3",
-        description = "Offline rounds of bare loop + JLoadGen (default: 3).")
-    int rounds;
-
-    @Option(names = "--server-qps", split = ",", defaultValue = "1000,10000,50000",
-        description = "Server target QPS, comma-separated (default: ${DEFAULT-VALUE}).")
-    List<Double> serverQps = new ArrayList<>();
-
-    @Option(names = "--no-server", description = "Skip the Server runs.")
-    boolean noServer;
-
-    @Option(names = "--no-offline", description = "Skip the Offline comparison.")
-    boolean noOffline;
-
-    @Option(names = "--server-wait", defaultValue = "SPIN",
-        description = "Server issue thread wait: SPIN, YIELD, SLEEP or HYBRID (default: ${DEFAULT-VALUE}).")
-    ServerWaitStrategy serverWait;
-
-    @Option(names = "--completion-wait", defaultValue = "SLEEP",
-        description = "Issue thread completion wait (default: ${DEFAULT-VALUE}).")
-    CompletionWaitStrategy completionWait;
+    @Mixin
+    SutBenchmarkOptions bench;
 
     @Option(names = "--sut-opt", paramLabel = "KEY=VALUE", required = true,
         description = "A tensorrt SUT option, as for jloadgen run (model-file=, dataset= at least).")
     List<String> sutOptions = new ArrayList<>();
-
-    @Option(names = "--out", defaultValue = "out/bench-tensorrt",
-        description = "Log folder (default: ${DEFAULT-VALUE}).")
-    Path out;
 
     /**
      * @param args see {@code --help}.
@@ -91,11 +66,11 @@ public final class TensorRtBenchmark implements Callable<Integer>
         console.printf(Locale.ROOT, "machine: %d CPUs, load average %s%n", Runtime.getRuntime().availableProcessors(),
             SutBenchmarkRuns.loadAverage());
         boolean met = true;
-        if (!noOffline)
+        if (bench.offline())
         {
             met = offline(options, console);
         }
-        if (!noServer)
+        if (bench.server())
         {
             server(options, console);
         }
@@ -113,7 +88,9 @@ public final class TensorRtBenchmark implements Callable<Integer>
         try (TensorRtSut sut = open(options, TestScenario.OFFLINE))
         {
             console.println(sut.describe());
-            console.println("Offline: bare loop over the same engine and streams vs JLoadGen, " + seconds + " s each");
+            console.println("Offline: bare loop over the same engine and streams vs JLoadGen, " + bench.seconds()
+                + " s each");
+            final int rounds = bench.rounds();
             final double[] ratios = new double[rounds];
             double bareSum = 0;
             double jlgSum = 0;
@@ -124,13 +101,13 @@ public final class TensorRtBenchmark implements Callable<Integer>
                 final PerformanceSummary jlg;
                 if (r % 2 == 1)
                 {
-                    bare = BareLoop.run(sut, 1_000_000_000L, seconds * 1_000_000_000L);
+                    bare = BareLoop.run(sut, 1_000_000_000L, bench.seconds() * 1_000_000_000L);
                     jlg = offlineRun(sut, bare.samplesPerSecond(), r);
                 }
                 else
                 {
                     jlg = offlineRun(sut, bareSum / (r - 1), r);
-                    bare = BareLoop.run(sut, 1_000_000_000L, seconds * 1_000_000_000L);
+                    bare = BareLoop.run(sut, 1_000_000_000L, bench.seconds() * 1_000_000_000L);
                 }
                 bareSum += bare.samplesPerSecond();
                 jlgSum += jlg.samplesPerSecond();
@@ -152,8 +129,8 @@ public final class TensorRtBenchmark implements Callable<Integer>
     {
         // 1.1 x 1.5 x bare rate x min_duration samples: the run stays VALID if it goes a little faster than the loop.
         final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE).mode(TestMode.PERFORMANCE_ONLY)
-            .minDurationMs(seconds * 1_000).offlineExpectedQps(1.5 * expectedQps);
-        final Path dir = out.resolve("offline-" + round);
+            .minDurationMs(bench.seconds() * 1_000).offlineExpectedQps(1.5 * expectedQps);
+        final Path dir = bench.out().resolve("offline-" + round);
         final PerformanceSummary summary = run(sut, settings, dir).performance().get(0);
         writeStatistics(sut, dir);
         return summary;
@@ -163,13 +140,13 @@ public final class TensorRtBenchmark implements Callable<Integer>
     {
         try (TensorRtSut sut = open(options, TestScenario.SERVER))
         {
-            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + serverWait
+            console.println("Server: " + sut.settings().describe() + "; issue thread waits with " + bench.serverWait()
                 + "; target latency as mlperf.conf's default (100 ms p99)");
-            for (final double qps : serverQps)
+            for (final double qps : bench.serverQps())
             {
                 final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
-                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(seconds * 1_000).serverTargetQps(qps);
-                final Path dir = out.resolve(String.format(Locale.ROOT, "server-%.0f", qps));
+                    .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(bench.seconds() * 1_000).serverTargetQps(qps);
+                final Path dir = bench.out().resolve(String.format(Locale.ROOT, "server-%.0f", qps));
                 SutBenchmarkRuns.printServerRun(console, qps, run(sut, settings, dir));
                 writeStatistics(sut, dir);
             }
@@ -190,6 +167,16 @@ public final class TensorRtBenchmark implements Callable<Integer>
 
     private TestResult run(final TensorRtSut sut, final TestSettings settings, final Path dir)
     {
-        return SutBenchmarkRuns.run(sut, sut.library(), settings, dir, serverWait, completionWait);
+        return SutBenchmarkRuns.run(sut, sut.library(), settings, dir, bench.serverWait(), bench.completionWait());
+    }
+
+    /** This benchmark's defaults of the shared options whose default depends on the SUT. */
+    public static final class Defaults extends SutBenchmarkOptions.Defaults
+    {
+        /** The defaults. */
+        public Defaults()
+        {
+            super("1000,10000,50000", "SPIN", "out/bench-tensorrt");
+        }
     }
 }

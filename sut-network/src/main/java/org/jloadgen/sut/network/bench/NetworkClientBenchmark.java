@@ -28,6 +28,7 @@ import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.bindings.JvmFlags;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
@@ -62,10 +63,6 @@ import picocli.CommandLine.Option;
         + "null jloadgen serve over loopback.")
 public final class NetworkClientBenchmark implements Callable<Integer>
 {
-    /** Flags every JLoadGen JVM needs (FFM downcalls; Agrona 2 reaches jdk.internal.misc), for child nodes. */
-    public static final List<String> JVM_FLAGS =
-        List.of("--enable-native-access=ALL-UNNAMED", "--add-exports", "java.base/jdk.internal.misc=ALL-UNNAMED");
-
     @Option(names = "--seconds", defaultValue = "10", description = "Length of each measurement (default: 10).")
     long seconds;
 
@@ -224,7 +221,7 @@ public final class NetworkClientBenchmark implements Callable<Integer>
         Files.deleteIfExists(portFile);
         final List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JVM_FLAGS);
+        command.addAll(JvmFlags.REQUIRED);
         for (final String flag : serverJvmOpts.strip().split("\\s+"))
         {
             if (!flag.isEmpty())

@@ -32,7 +32,8 @@ import org.jloadgen.spi.SutInstance;
  * <p>
  * The SUT contract has one issuing thread, so issue calls are serialized by a lock (gRPC runs handlers on several
  * transport threads). The bridge is the SUT's {@link ResponseSink}: a completion copies the answer into the
- * request's response and frees the slot; when a request's last sample completes, it is answered.
+ * request's response and frees the slot; when a request's last sample completes, it is answered. First tokens
+ * are ignored (the interface's default): ModelInfer is unary, so the whole answer goes back at completion.
  */
 final class SutBridge implements ResponseSink, AutoCloseable
 {
@@ -229,18 +230,6 @@ final class SutBridge implements ResponseSink, AutoCloseable
             complete(responses.responseId(i), responses.dataAddress(i), responses.dataBytes(i),
                 responses.tokenCount(i));
         }
-    }
-
-    @Override
-    public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
-    {
-        // ModelInfer is unary: the whole answer goes back at completion.
-    }
-
-    @Override
-    public void firstToken(final QuerySampleResponses responses, final int count)
-    {
-        // ModelInfer is unary: the whole answer goes back at completion.
     }
 
     @Override
