@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.cli.api.ChildJvmCommand;
+
 /**
  * Runs each step's programs as child processes: {@code jloadgen ...} on the same Java, class path and JVM options
  * as this process (each official LoadGen run needs a process of its own: LoadGen keeps process-wide state), and the
@@ -69,7 +71,9 @@ final class Children
         {
             command.add("-Djloadgen.home=" + home);
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.jloadgen.cli.Main"));
+        // The class path in an argument file keeps the command line short (ChildJvmCommand says why).
+        command.add("@" + ChildJvmCommand.classPathFile(System.getProperty("java.class.path")));
+        command.add("org.jloadgen.cli.Main");
         command.addAll(args);
         return command;
     }

@@ -15,8 +15,8 @@ class ChildJvmCommandTest
     {
         final List<String> command = new ChildJvmCommand(Path.of("/jdk/bin/java"), "a.jar:b.jar")
             .command(List.of("-Xmx1g", "-Dx=y"), "org.example.Main", List.of("run", "--sut", "null"));
-        assertEquals(List.of("/jdk/bin/java", JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE, "-Xmx1g", "-Dx=y", "-cp",
-            "a.jar:b.jar", "org.example.Main", "run", "--sut", "null"), command);
+        assertEquals(List.of("/jdk/bin/java", JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE, "-Xmx1g", "-Dx=y",
+            "@" + ChildJvmCommand.classPathFile("a.jar:b.jar"), "org.example.Main", "run", "--sut", "null"), command);
     }
 
     @Test

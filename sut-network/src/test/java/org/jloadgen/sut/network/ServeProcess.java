@@ -8,7 +8,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 
-import org.jloadgen.bindings.JvmFlags;
+import org.jloadgen.cli.api.ChildJvmCommand;
 
 /**
  * A {@code jloadgen serve} node in a child JVM on the loopback interface, on a free port it writes to a file: the
@@ -49,21 +49,17 @@ public final class ServeProcess implements AutoCloseable
         final Path portFile = dir.resolve(name + ".port");
         final Path log = dir.resolve(name + ".log");
         Files.deleteIfExists(portFile);
-        final List<String> command = new ArrayList<>();
-        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        command.addAll(JvmFlags.REQUIRED);
-        command.add("-Xmx512m");
+        final List<String> flags = new ArrayList<>();
+        flags.add("-Xmx512m");
         final String cache = System.getProperty("jloadgen.cache.dir");
         if (cache != null)
         {
-            command.add("-Djloadgen.cache.dir=" + cache);
+            flags.add("-Djloadgen.cache.dir=" + cache);
         }
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.add("org.jloadgen.cli.Main");
-        command.addAll(List.of("serve", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile.toString(),
-            "--name", name));
-        command.addAll(List.of(args));
+        final List<String> arguments = new ArrayList<>(List.of("serve", "--host", "127.0.0.1", "--port", "0",
+            "--port-file", portFile.toString(), "--name", name));
+        arguments.addAll(List.of(args));
+        final List<String> command = ChildJvmCommand.likeThisJvm().command(flags, "org.jloadgen.cli.Main", arguments);
         final Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile())
             .start();
         // A test JVM that ends early (a failed assertion, a killed build) must not leave nodes behind.

@@ -14,7 +14,7 @@ import org.jloadgen.api.QuerySampleLibrary;
  * takes the next full batch of adjacent samples (one copy), inference and copy back. What JLoadGen's Offline run
  * reaches against this is the harness's cost ({@code sut-tensorrt/README.md}, "Benchmark").
  */
-final class BareLoop
+public final class BareLoop
 {
     private BareLoop()
     {
@@ -25,7 +25,7 @@ final class BareLoop
      * @param samples          samples completed in it.
      * @param elapsedNs        its length.
      */
-    record Result(double samplesPerSecond, long samples, long elapsedNs)
+    public record Result(double samplesPerSecond, long samples, long elapsedNs)
     {
     }
 
@@ -37,7 +37,7 @@ final class BareLoop
      * @param durationNs measured time.
      * @return the throughput.
      */
-    static Result run(final TensorRtSut sut, final long warmupNs, final long durationNs)
+    public static Result run(final TensorRtSut sut, final long warmupNs, final long durationNs)
     {
         final QuerySampleLibrary library = sut.library();
         final long[] set = LongStream.range(0, library.performanceSampleCount()).toArray();

@@ -58,7 +58,7 @@ public final class TensorRtSutProvider implements SutProvider
      * @return the backend they name (the fallback to cuBLAS announced on standard output).
      * @throws IllegalArgumentException saying what is missing for CUDA.
      */
-    static DeviceBackend backend(final TensorRtOptions options)
+    public static DeviceBackend backend(final TensorRtOptions options)
     {
         return backend(options, System.out);
     }

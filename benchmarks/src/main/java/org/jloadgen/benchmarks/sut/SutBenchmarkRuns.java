@@ -1,4 +1,4 @@
-package org.jloadgen.cli.api;
+package org.jloadgen.benchmarks.sut;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -19,8 +19,8 @@ import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
 
 /**
- * What the SUT modules' throughput benchmarks ({@code sut-cpu/bench}, {@code sut-tensorrt/bench}) share: one
- * in-process test of a SUT with the benchmark's waits, its Server line, and the machine's load for the record.
+ * What the SUTs' throughput benchmarks ({@code benchmarks/bench-cpu}, {@code benchmarks/bench-tensorrt}) share:
+ * one in-process test of a SUT with the benchmark's waits, its Server line, and the machine's load for the record.
  */
 public final class SutBenchmarkRuns
 {

@@ -1,4 +1,4 @@
-package org.jloadgen.cli.api;
+package org.jloadgen.benchmarks.sut;
 
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,4 +1,4 @@
-package org.jloadgen.sut.network.bench;
+package org.jloadgen.benchmarks.sut;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -29,6 +29,7 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.bindings.JvmFlags;
+import org.jloadgen.cli.api.ChildJvmCommand;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.engine.TestRunner;
 import org.jloadgen.results.PerformanceSummary;
@@ -229,7 +230,8 @@ public final class NetworkClientBenchmark implements Callable<Integer>
                 command.add(flag);
             }
         }
-        command.addAll(List.of("-cp", System.getProperty("java.class.path"), "org.jloadgen.cli.Main", "serve",
+        command.add("@" + ChildJvmCommand.classPathFile(System.getProperty("java.class.path")));
+        command.addAll(List.of("org.jloadgen.cli.Main", "serve",
             "--sut", "null", "--host", "127.0.0.1", "--port", "0", "--port-file", portFile.toString(), "--name",
             "bench-null-node", "--slots", String.valueOf(Math.max(1024, 2 * inFlight))));
         final Process process = new ProcessBuilder(command).redirectErrorStream(true)

@@ -1,4 +1,4 @@
-package org.jloadgen.sut.tensorrt;
+package org.jloadgen.benchmarks.sut;
 
 import java.io.IOException;
 import java.io.PrintStream;
@@ -14,11 +14,13 @@ import java.util.concurrent.Callable;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.cli.api.SutBenchmarkOptions;
-import org.jloadgen.cli.api.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.sut.SutOptions;
+import org.jloadgen.sut.tensorrt.BareLoop;
+import org.jloadgen.sut.tensorrt.TensorRtOptions;
+import org.jloadgen.sut.tensorrt.TensorRtSut;
+import org.jloadgen.sut.tensorrt.TensorRtSutProvider;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;

@@ -1,4 +1,4 @@
-package org.jloadgen.sut.cpu;
+package org.jloadgen.benchmarks.sut;
 
 import java.io.PrintStream;
 import java.lang.management.ManagementFactory;
@@ -17,12 +17,15 @@ import java.util.stream.LongStream;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
-import org.jloadgen.cli.api.SutBenchmarkOptions;
-import org.jloadgen.cli.api.SutBenchmarkRuns;
 import org.jloadgen.engine.TestResult;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.samples.SampleStoreLibrary;
 import org.jloadgen.sut.SutOptions;
+import org.jloadgen.sut.cpu.BareLoop;
+import org.jloadgen.sut.cpu.CpuSut;
+import org.jloadgen.sut.cpu.CpuSutOptions;
+import org.jloadgen.sut.cpu.CpuSutProvider;
+import org.jloadgen.sut.cpu.InferenceSettings;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
