@@ -49,7 +49,24 @@ public final class ChildJvm
     public static ChildJvm likeThisJvm(final List<String> jvmFlags, final long timeLimitMs)
     {
         return new ChildJvm(Path.of(System.getProperty("java.home"), "bin", "java"),
-            System.getProperty("java.class.path"), jvmFlags, timeLimitMs);
+            System.getProperty("java.class.path"), withStartupCache(jvmFlags), timeLimitMs);
+    }
+
+    /**
+     * @return the flags, after the launcher's JVM start-up cache ({@code -XX:AOTCache}) when this JVM was started with
+     *         one ({@code -Djloadgen.aotCache}, set by the {@code jloadgen} launcher): children start as
+     *         {@code jloadgen} processes do.
+     */
+    static List<String> withStartupCache(final List<String> jvmFlags)
+    {
+        final String cache = System.getProperty("jloadgen.aotCache");
+        if (cache == null || !Files.isRegularFile(Path.of(cache)))
+        {
+            return jvmFlags;
+        }
+        final List<String> flags = new ArrayList<>(List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off,cds=off"));
+        flags.addAll(jvmFlags);
+        return flags;
     }
 
     /**
