@@ -188,8 +188,7 @@ public final class IssueLoop
         }
         final IssueOutcome outcome = new IssueOutcome();
         final TraceQuerySamples samples = new TraceQuerySamples(trace);
-        final IssueWaits waits = IssueWaits.resolve(options,
-            trace.scenario() == TestScenario.SERVER ? settings.targetQps : 0);
+        final IssueWaits waits = IssueWaits.resolve(options);
         final CompletionTarget completionTarget = new CompletionTarget(recorder, this);
         final IdleStrategy completionIdle = waits.completion() == CompletionWaitStrategy.PARK
             ? new ParkingIdleStrategy(recorder.completionWaiter(), 0, options.parkSpinNs(), MAX_PARK_NS,
