@@ -45,26 +45,44 @@ public final class AotTraining
     public static void main(final String[] args) throws IOException
     {
         final Path dir = Files.createTempDirectory("jloadgen-aot-training");
-        int failures = 0;
+        final List<Integer> exits;
         try
         {
-            for (int i = 0; i < TESTS.size(); i++)
-            {
-                final List<String> command = new ArrayList<>(List.of("run", "--quiet", "--no-audit-config",
-                    "--out", dir.resolve("test-" + i).toString()));
-                command.addAll(TESTS.get(i));
-                final int exit = Main.commandLine().execute(command.toArray(String[]::new));
-                if (exit != Main.EXIT_VALID && exit != Main.EXIT_INVALID)
-                {
-                    failures++;
-                }
-            }
+            exits = run(dir);
         }
         finally
         {
             delete(dir);
         }
-        System.exit(failures == 0 ? 0 : 1);
+        System.exit(exits.stream().allMatch(AotTraining::ranToItsEnd) ? 0 : 1);
+    }
+
+    /**
+     * Runs the training tests, each into a folder of its own under {@code dir}.
+     *
+     * @param dir where the tests write their logs.
+     * @return each test's exit code, in order.
+     */
+    static List<Integer> run(final Path dir)
+    {
+        final List<Integer> exits = new ArrayList<>();
+        for (int i = 0; i < TESTS.size(); i++)
+        {
+            final List<String> command = new ArrayList<>(List.of("run", "--quiet", "--no-audit-config",
+                "--out", dir.resolve("test-" + i).toString()));
+            command.addAll(TESTS.get(i));
+            exits.add(Main.commandLine().execute(command.toArray(String[]::new)));
+        }
+        return exits;
+    }
+
+    /**
+     * @param exit a test's exit code.
+     * @return whether the test ran to its end, VALID or INVALID.
+     */
+    static boolean ranToItsEnd(final int exit)
+    {
+        return exit == Main.EXIT_VALID || exit == Main.EXIT_INVALID;
     }
 
     private static void delete(final Path dir)
