@@ -118,8 +118,10 @@ public final class EngineFlags
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)
             .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs).startupMs(startupMs).warmupMs(warmupMs);
-        if (pinMemory || hugePages || numaNode >= 0)
+        if (pinMemory || hugePages || numaNode >= 0 || org.jloadgen.bindings.NativeLibrary.isAvailable())
         {
+            // Fresh anonymous mappings are zero already: the arena's memset touched every page of a multi-GB trace
+            // before generation wrote it, and every completion slot, used or not.
             engine.allocator(new NativeOffHeapAllocator(
                 MemoryOptions.DEFAULT.withPinned(pinMemory).withHugePages(hugePages).withNumaNode(numaNode)));
         }
