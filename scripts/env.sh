@@ -4,7 +4,17 @@
 # usual places) is taken. Fails with a clear message when there is none.
 
 jlg_java_feature() {
-    # Prints the feature version (17, 22, 25...) of the java binary $1, or nothing.
+    # Prints the feature version (17, 22, 25...) of the java binary $1, or nothing. Read from the JDK's release
+    # file when it has one (no JVM start: the jloadgen launcher sources this on every command), else asked of java.
+    local release version
+    release="$(dirname "$(dirname "$1")")/release"
+    if [ -f "$release" ]; then
+        version=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9][0-9]*\).*/\2/p' "$release" | head -n 1)
+        if [ -n "$version" ]; then
+            echo "$version"
+            return 0
+        fi
+    fi
     "$1" -XshowSettings:properties -version 2>&1 \
         | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
 }

@@ -9,9 +9,9 @@ public enum ServerWaitStrategy
 {
     /**
      * {@link #SPIN} where a CPU is free for the issue thread (the process's CPUs minus one for everything else minus
-     * the SUT's registered threads), {@link #HYBRID} where the issue thread can only share the CPU left for everything
-     * else, {@link #SLEEP} where the SUT's threads need every CPU: two busy-spinning threads on two CPUs let anything
-     * else that wakes take one of them for a scheduler slice.
+     * the SUT's registered threads), else {@link #SLEEP}, as LoadGen does: a thread that spins on a CPU it shares
+     * leaves whatever else wakes (the kernel's millisecond-long threads) only the other CPU, where the issue thread
+     * then waits for it.
      */
     AUTO,
     /** Busy-spin on the clock: lowest jitter, one core fully used. */
@@ -25,8 +25,8 @@ public enum ServerWaitStrategy
     /**
      * Park until shortly before the deadline (with a 1 ns timer slack, so the kernel wakes the thread where asked),
      * then spin: the CPU is free between queries, the jitter is that of a spin when the wake-up is in time. The spin
-     * window ({@link EngineOptions#hybridSpinNs()}) widens to twice the longest recent wake-up delay; chosen by
-     * {@link #AUTO}, it never spins more than a quarter of the mean time between queries.
+     * window ({@link EngineOptions#hybridSpinNs()}) widens to twice the longest recent wake-up delay. Only on request:
+     * {@link #AUTO} spins or sleeps.
      */
     HYBRID
 }

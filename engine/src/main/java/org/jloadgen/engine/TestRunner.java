@@ -248,8 +248,7 @@ public final class TestRunner
      */
     private void logWaits(final DetailLog detail)
     {
-        final IssueWaits waits = IssueWaits.resolve(options,
-            requested.scenario() == TestScenario.SERVER ? requested.serverTargetQps() : 0);
+        final IssueWaits waits = IssueWaits.resolve(options);
         detail.log(SERVER_WAIT_KEY, waits.serverReason());
         detail.log(COMPLETION_WAIT_KEY, waits.completionReason());
         for (final String threads : options.cpuBudget().sutThreadDescriptions())

@@ -98,13 +98,61 @@ public final class VersionInfo
             final String name = p.getFileName() == null ? entry : p.getFileName().toString();
             if (name.startsWith("jloadgen-") && name.endsWith(".jar") && Files.isRegularFile(p))
             {
-                hashes.put("/" + name, sha1(p));
+                hashes.put("/" + name, cachedSha1(p));
             }
         }
         return hashes;
     }
 
-    private static String sha1(final Path file)
+    /**
+     * The SHA-1 of a jar, from {@code <jar>.sha1} beside it when that names the jar's present size and modification
+     * time, else computed and written there for the next run (where the folder is writable): hashing the 8 MB of
+     * JLoadGen's jars took about 90 ms of every process's start, in code the JIT had not compiled yet.
+     *
+     * @param jar the jar.
+     * @return its SHA-1 in hex, or {@code NA} if it cannot be read.
+     */
+    static String cachedSha1(final Path jar)
+    {
+        final Path cache = jar.resolveSibling(jar.getFileName() + ".sha1");
+        final String stamp;
+        try
+        {
+            stamp = Files.size(jar) + " " + Files.getLastModifiedTime(jar).toMillis() + " ";
+            if (Files.isRegularFile(cache))
+            {
+                final String cached = Files.readString(cache);
+                if (cached.startsWith(stamp) && cached.length() == stamp.length() + SHA1_HEX_CHARS)
+                {
+                    return cached.substring(stamp.length());
+                }
+            }
+        }
+        catch (final IOException ex)
+        {
+            return sha1(jar);
+        }
+        final String sha1 = sha1(jar);
+        if (!"NA".equals(sha1))
+        {
+            try
+            {
+                final Path tmp = Files.createTempFile(cache.getParent(), cache.getFileName().toString(), ".tmp");
+                Files.writeString(tmp, stamp + sha1);
+                Files.move(tmp, cache, java.nio.file.StandardCopyOption.REPLACE_EXISTING,
+                    java.nio.file.StandardCopyOption.ATOMIC_MOVE);
+            }
+            catch (final IOException | UnsupportedOperationException ex)
+            {
+                // A read-only installation: the hash is computed again next time.
+            }
+        }
+        return sha1;
+    }
+
+    private static final int SHA1_HEX_CHARS = 40;
+
+    static String sha1(final Path file)
     {
         try
         {

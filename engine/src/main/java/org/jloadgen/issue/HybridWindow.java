@@ -5,8 +5,7 @@ package org.jloadgen.issue;
  * thread parks until {@code window} before a query's scheduled time and spins the rest; a park that ends later than
  * asked (the kernel's wake-up time: an idle virtual CPU's exit, a busy CPU's scheduler) eats into the window, and one
  * that overshoots it makes the query late. So the window is twice the longest recent overshoot, never below the
- * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WIDENING} times it, or the cap the issue
- * thread's share of a CPU sets ({@link IssueWaits}) (a late wake-up caused
+ * configured window ({@code --hybrid-spin-ns}) and never above {@value #MAX_WIDENING} times it (a late wake-up caused
  * by a busy CPU is not cured by spinning longer, which would only make the CPU busier); the longest overshoot
  * decays by 1/1024 per query (half-life about 700 queries, 70 ms at 10k QPS), so one stall widens the window for a
  * while and then lets it shrink back even when the wide window leaves no gap long enough to park in. Issue thread

@@ -165,8 +165,7 @@ public final class IssueLoop
         {
             throw new IllegalArgumentException("warm-up queries need a Server series, not " + trace.scenario());
         }
-        final IssueWaits waits = IssueWaits.resolve(options,
-            trace.scenario() == TestScenario.SERVER ? settings.targetQps : 0);
+        final IssueWaits waits = IssueWaits.resolve(options);
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
         final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
             sink, completionWait(recorder, waits, timeoutNs));

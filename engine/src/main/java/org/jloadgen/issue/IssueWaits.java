@@ -8,15 +8,15 @@ import org.jloadgen.concurrent.CpuBudget;
 /**
  * The waits the issue thread uses in a run, with {@code AUTO} resolved from the CPU budget, and why. The CPUs the
  * SUT's registered threads leave decide: with two or more, the issue thread busy-spins (for a Server query's
- * scheduled time, and for a completion), one CPU staying free for everything else; with one, it shares that CPU:
- * it parks until shortly before each query ({@link ServerWaitStrategy#HYBRID}) and spins at most a quarter of the
- * mean time between queries, so that it leaves that CPU free three quarters of the time (a window as wide as the
- * gap between queries is a busy spin, which took the CPU from a spinning worker and made the p99 far worse than the
- * capped window's; the figures are in benchmarks/README.md, "Measurements behind the code"); with none (the SUT's
- * threads need every CPU, e.g. a compute-bound SUT with a worker per CPU), it sleeps to each query
- * ({@link ServerWaitStrategy#SLEEP}, LoadGen's way), since any spinning would take a CPU from inference. For
- * completions it parks until the completing thread wakes it ({@link CompletionWaitStrategy#PARK}) whenever it does
- * not spin. Explicit settings are kept.
+ * scheduled time, and for a completion), one CPU staying free for everything else; with fewer, it sleeps to each
+ * query ({@link ServerWaitStrategy#SLEEP}, LoadGen's way) and parks for completions until the completing thread wakes
+ * it ({@link CompletionWaitStrategy#PARK}). A thread that only shares a CPU does not spin on it at all: on 2 CPUs
+ * with a one-worker SUT, every waiting thread that kept a CPU (a spinning worker, an issue thread spinning a window
+ * before each query) left the kernel's millisecond-long threads ({@code kdamond}, {@code rcu_preempt}) one CPU to
+ * share with the issue thread, and the p99.9 latency was 1.9-3.3 ms against LoadGen's 0.8-1.3 ms; with both threads
+ * sleeping, as LoadGen's are, whichever CPU such a thread takes leaves the other to both (benchmarks/README.md, "A
+ * worker SUT on two CPUs"). The SUT toolkit's workers follow the same rule ({@code BatchingSut}). Explicit settings are
+ * kept.
  *
  * @param server           how the Server issue thread waits for scheduled times.
  * @param hybridMinNs      the HYBRID spin window it starts with (and never goes below).
@@ -28,47 +28,27 @@ import org.jloadgen.concurrent.CpuBudget;
 public record IssueWaits(ServerWaitStrategy server, long hybridMinNs, long hybridMaxNs,
     CompletionWaitStrategy completion, String serverReason, String completionReason)
 {
-    /** The share of the mean time between queries an issue thread that shares its CPU may spin. */
-    static final int SHARED_SPIN_DIVISOR = 4;
-
     /**
-     * The waits of a test that is not a Server test, or whose rate is unknown: no cap on the HYBRID window.
-     *
      * @param options the engine options (strategies, spin windows, CPU budget).
      * @return the waits, {@code AUTO} resolved.
      */
     public static IssueWaits resolve(final EngineOptions options)
     {
-        return resolve(options, 0);
-    }
-
-    /**
-     * @param options         the engine options (strategies, spin windows, CPU budget).
-     * @param serverTargetQps the Server test's target rate (0 or less: not a Server test, no cap).
-     * @return the waits, {@code AUTO} resolved.
-     */
-    public static IssueWaits resolve(final EngineOptions options, final double serverTargetQps)
-    {
         final CpuBudget budget = options.cpuBudget();
         final int free = budget.freeCpus();
         final String auto = "auto: " + budget.describe() + ", " + (free >= 2
             ? "a CPU is free for a spinning issue thread and one for everything else"
-            : free == 1 ? "the issue thread shares the one CPU left for everything else"
+            : free == 1 ? "the issue thread would share the one CPU left for everything else"
             : "no CPU is left for the issue thread");
 
         final ServerWaitStrategy server = options.serverWait() != ServerWaitStrategy.AUTO ? options.serverWait()
-            : free >= 2 ? ServerWaitStrategy.SPIN : free == 1 ? ServerWaitStrategy.HYBRID : ServerWaitStrategy.SLEEP;
-        // Only AUTO's HYBRID shares a CPU by choice: an explicit window is the user's.
-        final long capNs = options.serverWait() == ServerWaitStrategy.AUTO && serverTargetQps > 0
-            ? (long) (1e9 / serverTargetQps / SHARED_SPIN_DIVISOR) : Long.MAX_VALUE;
-        final long hybridMinNs = Math.min(Math.max(0, options.hybridSpinNs()), capNs);
-        final long hybridMaxNs = Math.min(HybridWindow.maxWindowNs(options.hybridSpinNs()), capNs);
+            : free >= 2 ? ServerWaitStrategy.SPIN : ServerWaitStrategy.SLEEP;
+        final long hybridMinNs = Math.max(0, options.hybridSpinNs());
+        final long hybridMaxNs = HybridWindow.maxWindowNs(options.hybridSpinNs());
         final String serverDetail = switch (server)
         {
             case HYBRID -> "; parks between queries, spins the last " + hybridMinNs / 1_000
-                + " us, widened up to " + hybridMaxNs / 1_000 + " us when wake-ups are late"
-                + (capNs == Long.MAX_VALUE ? "" : " (at most a quarter of the " + (long) (1e6 / serverTargetQps)
-                + " us between queries)");
+                + " us, widened up to " + hybridMaxNs / 1_000 + " us when wake-ups are late";
             case SLEEP -> "; sleeps to each query with a 1 ns timer slack, as LoadGen sleeps";
             default -> "";
         };

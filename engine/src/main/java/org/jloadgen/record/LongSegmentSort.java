@@ -7,8 +7,9 @@ import java.lang.foreign.ValueLayout;
  * Sorts {@code long}s in place in native memory. Hand-written because the JDK sorts only heap arrays, and
  * copying tens of millions of latencies to the heap would double the memory per sample the engine promises.
  * <p>
- * Large arrays use an in-place MSD radix sort (American flag sort) on bytes, starting at the highest byte in
- * which the values differ: latencies span a few bytes, so a sort is a few linear passes, with no extra memory.
+ * Large arrays already in ascending order (an Offline query completed chunk by chunk in issue order) are left as
+ * they are after the first pass. Others use an in-place MSD radix sort (American flag sort) on bytes, starting at
+ * the highest byte in which the values differ: latencies span a few bytes, so a sort is a few linear passes, with no extra memory.
  * Where many values share a narrow range (the whole array, or one radix bucket: {@code n >= 2 * range} and
  * {@code range <= 2^22}) they are counting-sorted instead, two sequential passes with an {@code int} per value of
  * the range (at most 16 MiB, at most a quarter of the sorted bytes): a null-SUT SingleStream run's tens of
@@ -47,15 +48,20 @@ public final class LongSegmentSort
         long differing = 0;
         long min = Long.MAX_VALUE;
         long max = Long.MIN_VALUE;
+        long previous = Long.MIN_VALUE;
+        boolean ascending = true;
         for (long i = 0; i < count; i++)
         {
             final long v = get(segment, i);
             differing |= (v ^ Long.MIN_VALUE) ^ first;
             min = Math.min(min, v);
             max = Math.max(max, v);
+            ascending &= v >= previous;
+            previous = v;
         }
-        if (differing == 0)
+        if (differing == 0 || ascending)
         {
+            // Already in order: an Offline query's samples completed chunk by chunk, in the order they were issued.
             return;
         }
         final long span = max - min;

@@ -29,12 +29,12 @@ class WarmupTest
     @Test
     void shouldWarmTheParkingWaitsWithoutChangingTheTestsCpuBudget()
     {
-        // Two CPUs and one SUT thread: the test's Server wait is HYBRID, so the warm-up issues its paced trace too.
+        // Two CPUs and one SUT thread: the test's Server wait is SLEEP, so the warm-up issues its paced trace too.
         final CpuBudget budget = new CpuBudget(2);
         try (CpuBudget.Registration sut = budget.addSutThreads(1, "the test's SUT"))
         {
             final EngineOptions options = new EngineOptions().cpuBudget(budget);
-            assertEquals(ServerWaitStrategy.HYBRID, IssueWaits.resolve(options).server());
+            assertEquals(ServerWaitStrategy.SLEEP, IssueWaits.resolve(options).server());
             assertTrue(Warmup.run(TestScenario.SERVER, options, 1_000) >= 2,
                 "the paced trace runs from the second round");
             assertEquals(List.of("the test's SUT"), budget.sutThreadDescriptions(),

@@ -21,20 +21,29 @@ class IssueWaitsTest
     }
 
     @Test
-    void shouldParkWhenTheSutsThreadsTakeTheSpareCpu()
+    void shouldSleepLikeLoadGenWhenTheIssueThreadWouldShareTheSpareCpu()
     {
         final CpuBudget budget = new CpuBudget(2);
         try (CpuBudget.Registration worker = budget.addSutThreads(1, "null-worker"))
         {
             final IssueWaits waits = IssueWaits.resolve(new EngineOptions().cpuBudget(budget).hybridSpinNs(30_000)
                 .parkSpinNs(20_000));
-            assertEquals(ServerWaitStrategy.HYBRID, waits.server());
+            assertEquals(ServerWaitStrategy.SLEEP, waits.server());
             assertEquals(CompletionWaitStrategy.PARK, waits.completion());
-            assertEquals("HYBRID (auto: 2 CPUs, 1 SUT thread, the issue thread shares the one CPU left for everything "
-                + "else; parks between queries, spins the last 30 us, widened up to 120 us when wake-ups are late)",
+            assertEquals("SLEEP (auto: 2 CPUs, 1 SUT thread, the issue thread would share the one CPU left for "
+                + "everything else; sleeps to each query with a 1 ns timer slack, as LoadGen sleeps)",
                 waits.serverReason());
-            assertEquals("PARK (auto: 2 CPUs, 1 SUT thread, the issue thread shares the one CPU left for everything "
-                + "else; spins 20 us, then parks until the completing thread wakes it)", waits.completionReason());
+            assertEquals("PARK (auto: 2 CPUs, 1 SUT thread, the issue thread would share the one CPU left for "
+                + "everything else; spins 20 us, then parks until the completing thread wakes it)",
+                waits.completionReason());
+        }
+        assertEquals(ServerWaitStrategy.SLEEP, IssueWaits.resolve(new EngineOptions().cpuBudget(new CpuBudget(1)))
+            .server(), "1 CPU: nothing to spin on");
+        final CpuBudget three = new CpuBudget(3);
+        try (CpuBudget.Registration worker = three.addSutThreads(1, "null-worker"))
+        {
+            assertEquals(ServerWaitStrategy.SPIN, IssueWaits.resolve(new EngineOptions().cpuBudget(three)).server(),
+                "3 CPUs: the worker, the spinning issue thread and one for everything else");
         }
     }
 
@@ -74,25 +83,18 @@ class IssueWaitsTest
     }
 
     @Test
-    void shouldSpinAtMostAQuarterOfTheGapBetweenQueriesWhenSharingACpu()
+    void shouldKeepAnExplicitHybridWindow()
     {
         final CpuBudget budget = new CpuBudget(2);
         try (CpuBudget.Registration worker = budget.addSutThreads(1, "null-worker"))
         {
-            final IssueWaits tenK = IssueWaits.resolve(new EngineOptions().cpuBudget(budget), 10_000);
-            assertEquals(ServerWaitStrategy.HYBRID, tenK.server());
-            assertEquals(25_000, tenK.hybridMinNs(), "100 us between queries: 25 us");
-            assertEquals(25_000, tenK.hybridMaxNs());
-            assertEquals("HYBRID (auto: 2 CPUs, 1 SUT thread, the issue thread shares the one CPU left for everything "
-                + "else; parks between queries, spins the last 25 us, widened up to 25 us when wake-ups are late "
-                + "(at most a quarter of the 100 us between queries))", tenK.serverReason());
-            final IssueWaits oneK = IssueWaits.resolve(new EngineOptions().cpuBudget(budget), 1_000);
-            assertEquals(100_000, oneK.hybridMinNs(), "1 ms between queries: the configured 100 us");
-            assertEquals(250_000, oneK.hybridMaxNs(), "widens to a quarter of 1 ms, not 400 us");
             final IssueWaits explicit = IssueWaits.resolve(new EngineOptions().cpuBudget(budget)
-                .serverWait(ServerWaitStrategy.HYBRID), 10_000);
-            assertEquals(100_000, explicit.hybridMinNs(), "an explicit HYBRID keeps its window");
-            assertEquals(400_000, explicit.hybridMaxNs());
+                .serverWait(ServerWaitStrategy.HYBRID));
+            assertEquals(ServerWaitStrategy.HYBRID, explicit.server());
+            assertEquals(100_000, explicit.hybridMinNs(), "the default 100 us window");
+            assertEquals(400_000, explicit.hybridMaxNs(), "widens to 4 times it");
+            assertEquals("HYBRID (set explicitly; parks between queries, spins the last 100 us, widened up to 400 us "
+                + "when wake-ups are late)", explicit.serverReason());
         }
     }
 }

@@ -18,7 +18,7 @@ class LongSegmentSortTest
     void shouldSortLikeArraysSort(final int n)
     {
         final SplittableRandom random = new SplittableRandom(n);
-        for (int shape = 0; shape < 5; shape++)
+        for (int shape = 0; shape < 7; shape++)
         {
             final long[] values = new long[n];
             for (int i = 0; i < n; i++)
@@ -29,6 +29,8 @@ class LongSegmentSortTest
                     case 1 -> 49_520_982L;                               // an Offline batch: all equal
                     case 2 -> random.nextLong();                         // negatives and full range
                     case 3 -> random.nextInt(4);                         // few distinct values
+                    case 4 -> 9_000L + i / 1024 * 5_000L;                // an Offline query: ascending chunks
+                    case 5 -> i == n / 2 ? 1L : 9_000L + i;              // ascending but for one value
                     default -> (long)i * 7 % 1000 - 500;                 // patterned, with negatives
                 };
             }

@@ -28,7 +28,8 @@ import org.jloadgen.concurrent.TimerSlack;
  * a test (an interrupt, a failure, the completion timeout) it drops the queued samples ({@link AbortableSut}).
  * <p>
  * How idle workers wait ({@link BatcherSettings#workerIdle()}): {@code AUTO} (the default of the built-in SUTs)
- * lets them spin only where each has a CPU of its own with one left for everything else ({@link CpuBudget});
+ * lets them spin only where each has a CPU of its own with one left for the issue thread and one for everything else
+ * ({@link CpuBudget}; one for LoadGen's issue thread where the official engine reserved it);
  * then they spin, parking only after {@value #AUTO_SPIN_PARK_AFTER_MS} ms without work. Otherwise they
  * {@code PARK}: spin {@value #PARK_SPIN_US} µs after their last batch, then park until the issue thread's next
  * publish wakes one, which costs that thread one memory read while no worker is parked. Such workers also park
@@ -117,7 +118,11 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         this.statistics = statistics;
         this.settings = settings;
         final CompletionWaitStrategy asked = settings.workerIdle();
-        final boolean cpusFree = budget.canSpin(settings.workers());
+        // A worker spins only beside a CPU for the issue thread (LoadGen's, when one is reserved for it) and one for
+        // everything else: on 2 CPUs, a spinning worker left the issue thread sharing the other CPU with the kernel's
+        // millisecond-long threads, p99.9 1.9-3.3 ms against 0.8-1.3 ms with both parked (benchmarks/README.md).
+        final int issueThreads = budget.reservedThreads() > 0 ? 0 : 1;
+        final boolean cpusFree = budget.canSpin(settings.workers() + issueThreads);
         this.workerWait = asked == CompletionWaitStrategy.AUTO ? CompletionWaitStrategy.PARK : asked;
         final boolean autoSpin = asked == CompletionWaitStrategy.AUTO && cpusFree;
         this.workerSpinNs = autoSpin ? AUTO_SPIN_PARK_AFTER_MS * 1_000_000L : PARK_SPIN_US * 1_000L;
@@ -155,7 +160,8 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         }
         final String why = "auto: " + budget.describe() + " before this SUT's " + workers
             + (workers == 1 ? " worker: " : " workers: ") + (cpusFree ? "a CPU is free for each spinning worker"
-            : "no CPU is free for each spinning worker") + " after one for everything else";
+            : "no CPU is free for each spinning worker") + " after one for the issue thread and one for everything "
+            + "else";
         return (cpusFree ? "SPIN, parking after " + spinNs / 1_000_000 + " ms without work"
             : "PARK after a " + spinNs / 1_000 + " us spin") + " (" + why + ")";
     }

@@ -254,9 +254,9 @@ class IssueLoopTest
     @EnumSource(value = TestScenario.class, names = {"SERVER", "SINGLE_STREAM"})
     void shouldAllocateNothingOnTheIssueThreadWhileItParksForAWorkerSut(final TestScenario scenario)
     {
-        // Two CPUs and a one-worker SUT: AUTO makes the issue thread park (Server: HYBRID until shortly before each
-        // query; SingleStream: PARK until the worker's completion wakes it), and the toolkit's worker spins. Parking
-        // and being woken must allocate nothing either.
+        // Two CPUs and a one-worker SUT: AUTO makes the issue thread sleep (Server: SLEEP to each query; SingleStream:
+        // PARK until the worker's completion wakes it), and the toolkit's worker parks too. Parking and being woken
+        // must allocate nothing either.
         final CpuBudget budget = new CpuBudget(2);
         final TestSettings s = new TestSettings().scenario(scenario).serverTargetQps(20_000)
             .singleStreamExpectedLatencyNs(50_000).minDurationMs(300).minQueryCount(100);
@@ -267,7 +267,7 @@ class IssueLoopTest
             worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null, budget))
         {
             final IssueWaits waits = IssueWaits.resolve(fixture.options);
-            assertEquals(ServerWaitStrategy.HYBRID, waits.server());
+            assertEquals(ServerWaitStrategy.SLEEP, waits.server());
             assertEquals(CompletionWaitStrategy.PARK, waits.completion());
             int clean = 0;
             for (int run = 0; run < 10 && clean < 3; run++)

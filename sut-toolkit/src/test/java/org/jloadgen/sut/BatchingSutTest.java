@@ -124,19 +124,36 @@ class BatchingSutTest
     void shouldLetWorkersSpinOnlyWhereEachHasACpu()
     {
         final BatchProcessor complete = (batch, responses, s) -> s.complete(responses, batch.size());
+        final CpuBudget three = new CpuBudget(3);
+        try (BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),
+            new SutStatistics("one", 1, List.of()), worker -> complete, null, three))
+        {
+            assertEquals("SPIN, parking after 100 ms without work (auto: 3 CPUs, 0 SUT threads before this SUT's 1 "
+                + "worker: a CPU is free for each spinning worker after one for the issue thread and one for "
+                + "everything else)", one.workerWait());
+            assertEquals(List.of("one: 1 worker, idle wait " + one.workerWait()), three.sutThreadDescriptions());
+        }
         final CpuBudget budget = new CpuBudget(2);
         try (BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),
             new SutStatistics("one", 1, List.of()), worker -> complete, null, budget))
         {
-            assertEquals("SPIN, parking after 100 ms without work (auto: 2 CPUs, 0 SUT threads before this SUT's 1 "
-                + "worker: a CPU is free for each spinning worker after one for everything else)", one.workerWait());
-            assertEquals(List.of("one: 1 worker, idle wait " + one.workerWait()), budget.sutThreadDescriptions());
+            assertEquals("PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 1 worker: no CPU is "
+                + "free for each spinning worker after one for the issue thread and one for everything else)",
+                one.workerWait());
+        }
+        try (CpuBudget.Registration loadGen = three.reserve(1, "LoadGen's issue thread");
+            BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),
+                new SutStatistics("one", 1, List.of()), worker -> complete, null, three))
+        {
+            assertTrue(one.workerWait().startsWith("SPIN"), "3 CPUs, the official engine's issue thread reserved: "
+                + one.workerWait());
         }
         try (BatchingSut two = new BatchingSut("two", BatcherSettings.of(1, 0, 2),
             new SutStatistics("two", 1, List.of()), worker -> complete, null, budget))
         {
             assertEquals("PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: no CPU is "
-                + "free for each spinning worker after one for everything else)", two.workerWait());
+                + "free for each spinning worker after one for the issue thread and one for everything else)",
+                two.workerWait());
         }
         try (BatchingSut yielding = new BatchingSut("yielding", new BatcherSettings(1, 0, 1, 16,
             CompletionWaitStrategy.YIELD, new int[0]), new SutStatistics("yielding", 1, List.of()), worker -> complete,

@@ -46,7 +46,24 @@ public final class ChildJvm
     public static ChildJvm likeThisJvm(final List<String> jvmFlags, final long timeLimitMs)
     {
         final ChildJvmCommand thisJvm = ChildJvmCommand.likeThisJvm();
-        return new ChildJvm(thisJvm.javaBinary(), thisJvm.classPath(), jvmFlags, timeLimitMs);
+        return new ChildJvm(thisJvm.javaBinary(), thisJvm.classPath(), withStartupCache(jvmFlags), timeLimitMs);
+    }
+
+    /**
+     * @return the flags, after the launcher's JVM start-up cache ({@code -XX:AOTCache}) when this JVM was started with
+     *         one ({@code -Djloadgen.aotCache}, set by the {@code jloadgen} launcher): children start as
+     *         {@code jloadgen} processes do.
+     */
+    static List<String> withStartupCache(final List<String> jvmFlags)
+    {
+        final String cache = System.getProperty("jloadgen.aotCache");
+        if (cache == null || !Files.isRegularFile(Path.of(cache)))
+        {
+            return jvmFlags;
+        }
+        final List<String> flags = new ArrayList<>(List.of("-XX:AOTCache=" + cache, "-Xlog:aot=off,cds=off"));
+        flags.addAll(jvmFlags);
+        return flags;
     }
 
     /**

@@ -17,15 +17,13 @@ public final class EngineFlags
     @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",
         description = "How the Server issue thread waits for scheduled times: ${COMPLETION-CANDIDATES} "
             + "(default: ${DEFAULT-VALUE}: SPIN where a CPU is free for it - the process's CPUs minus one for "
-            + "everything else minus the SUT's worker threads - HYBRID where it shares the CPU left for everything "
-            + "else, SLEEP where the SUT's workers need every CPU; the detail log says which ran and why; LoadGen "
-            + "sleeps).")
+            + "everything else minus the SUT's worker threads - else SLEEP, as LoadGen does; the detail log says "
+            + "which ran and why).")
     ServerWaitStrategy serverWait;
 
     @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
         description = "Spin window before a deadline for --server-wait HYBRID, which parks until then with a 1 ns "
-            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 4 times this; "
-            + "when AUTO chose HYBRID, never past a quarter of the mean time between queries "
+            + "timer slack; the window widens to twice the longest recent wake-up delay, up to 4 times this "
             + "(default: ${DEFAULT-VALUE}).")
     long hybridSpinNs;
 
@@ -120,8 +118,10 @@ public final class EngineFlags
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)
             .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs).startupMs(startupMs).warmupMs(warmupMs);
-        if (pinMemory || hugePages || numaNode >= 0)
+        if (pinMemory || hugePages || numaNode >= 0 || org.jloadgen.bindings.NativeLibrary.isAvailable())
         {
+            // Fresh anonymous mappings are zero already: the arena's memset touched every page of a multi-GB trace
+            // before generation wrote it, and every completion slot, used or not.
             engine.allocator(new NativeOffHeapAllocator(
                 MemoryOptions.DEFAULT.withPinned(pinMemory).withHugePages(hugePages).withNumaNode(numaNode)));
         }
