@@ -9,7 +9,8 @@ import java.lang.foreign.ValueLayout;
  * <p>
  * Large arrays already in ascending order (an Offline query completed chunk by chunk in issue order) are left as
  * they are after the first pass. Others use an in-place MSD radix sort (American flag sort) on bytes, starting at
- * the highest byte in which the values differ: latencies span a few bytes, so a sort is a few linear passes, with no extra memory.
+ * the highest byte in which the values differ: latencies span a few bytes, so a sort is a few linear passes, with
+ * no extra memory.
  * Where many values share a narrow range (the whole array, or one radix bucket: {@code n >= 2 * range} and
  * {@code range <= 2^22}) they are counting-sorted instead, two sequential passes with an {@code int} per value of
  * the range (at most 16 MiB, at most a quarter of the sorted bytes): a null-SUT SingleStream run's tens of
