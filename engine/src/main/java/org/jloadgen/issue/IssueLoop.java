@@ -88,7 +88,7 @@ public final class IssueLoop
         final Series series = running;
         if (series != null)
         {
-            dropQueued(series.sut);
+            SeriesDrain.dropQueued(series.sut);
         }
     }
 
@@ -206,7 +206,7 @@ public final class IssueLoop
             outcome.flushFailure = t;
         }
 
-        awaitTheRest(series);
+        SeriesDrain.awaitTheRest(this, series, options.abortGraceMs() * NS_PER_MS);
         if (splice != null)
         {
             final boolean healthy = outcome.stopReason != StopReason.SUT_FAILED
@@ -288,51 +288,6 @@ public final class IssueLoop
         }
     }
 
-
-    /**
-     * After the last query: waits for the samples in flight. A failed, silent or aborted series gets the grace
-     * period at most, and its SUT is told to drop what it has queued; a healthy one waits until no completion
-     * arrived for the completion timeout.
-     */
-    private void awaitTheRest(final Series series)
-    {
-        final IssueOutcome outcome = series.outcome;
-        final CompletionWait completions = series.completions;
-        final long graceNs = options.abortGraceMs() * NS_PER_MS;
-        if (outcome.stopReason == StopReason.SUT_FAILED || outcome.stopReason == StopReason.SUT_SILENT
-            || series.sink.failure() != null)
-        {
-            // A failed or silent SUT may still drain what it has in flight; a short grace period, never forever.
-            dropQueued(series.sut);
-            outcome.allCompleted = completions.drain(outcome.samplesIssued, clock.nanoTime() + graceNs, true, false);
-            return;
-        }
-        if (abortReason == null)
-        {
-            outcome.allCompleted = completions.drain(outcome.samplesIssued, 0, false, true);
-            if (outcome.allCompleted)
-            {
-                return;
-            }
-            if (abortReason == null)
-            {
-                stopSilent(outcome, clock.nanoTime() - outcome.startNs,
-                    outcome.samplesIssued - series.recorder.completedSamples());
-                dropQueued(series.sut);
-                return;
-            }
-        }
-        // Aborted while issuing or while waiting: it stops as ABORTED, and the samples in flight get the grace period
-        // at most (the SUT was told to drop its queue when the abort came).
-        final long nowNs = clock.nanoTime();
-        if (outcome.stopReason != StopReason.ABORTED)
-        {
-            stop(outcome, StopReason.ABORTED, nowNs - outcome.startNs);
-        }
-        outcome.abortReason = abortReason;
-        outcome.allCompleted = completions.drain(outcome.samplesIssued, nowNs + graceNs, true, false);
-    }
-
     /**
      * Hands samples {@code [firstSample, firstSample + count)} to the SUT. A throw from the SUT stops the series.
      *
@@ -389,6 +344,22 @@ public final class IssueLoop
     }
 
     /**
+     * @return the reason of a requested abort, or {@code null}.
+     */
+    String requestedAbort()
+    {
+        return abortReason;
+    }
+
+    /**
+     * @return the engine's clock.
+     */
+    NanoClock clock()
+    {
+        return clock;
+    }
+
+    /**
      * @return the Server deadline wait (issue thread only).
      */
     ServerDeadlineWait deadlineWait()
@@ -402,18 +373,4 @@ public final class IssueLoop
         outcome.stopRelativeNs = relativeNs;
     }
 
-    private static void dropQueued(final SystemUnderTest sut)
-    {
-        if (sut instanceof AbortableSut abortable)
-        {
-            try
-            {
-                abortable.dropQueuedSamples();
-            }
-            catch (final RuntimeException ex)
-            {
-                // The contract forbids it; an abort must still go on (the bounded wait then covers the queue).
-            }
-        }
-    }
 }
