@@ -35,6 +35,8 @@ import org.jloadgen.sut.SutOptions;
  * @param sampleBytes      {@code sample-bytes=N}: without a dataset, the size of each synthetic sample.
  * @param dataset          the dataset ({@code --dataset} and the raw layout keys), or {@code null} for synthetic
  *                         samples.
+ * @param warmupMs         {@code warmup-ms=N}: how long requests warm the connections and both sides' code paths
+ *                         before the run (0: no warm-up).
  */
 public record NetworkSutOptions(
     List<String> endpoints,
@@ -53,8 +55,11 @@ public record NetworkSutOptions(
     long requestTimeoutMs,
     int maxMessageBytes,
     long sampleBytes,
-    DatasetDescriptor dataset)
+    DatasetDescriptor dataset,
+    long warmupMs)
 {
+    /** Default time the client warms its connections and code paths up before the run. */
+    public static final long WARMUP_MS_DEFAULT = 5_000;
     /** Default calls in flight per node. */
     public static final int IN_FLIGHT_DEFAULT = 256;
     /** Default time to wait for the nodes to come up. */
@@ -68,7 +73,7 @@ public record NetworkSutOptions(
     /** The client's own keys. */
     static final Set<String> OWN_KEYS = Set.of("endpoints", "model", "model-version", "input", "output", "inflight",
         "connections", "balance", "stream", "tls", "tls-ca", "tls-authority", "connect-timeout-ms", "timeout-ms",
-        "max-message-mb", "sample-bytes");
+        "max-message-mb", "sample-bytes", "warmup-ms");
     /** Every key: the client's and the dataset's. */
     static final Set<String> KEYS = union(OWN_KEYS, DatasetDescriptor.KEYS);
     /** Keys whose descriptor values are paths. */
@@ -170,7 +175,8 @@ public record NetworkSutOptions(
             Math.max(1, nonNegative(o, "timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)),
             positive(o, "max-message-mb", MAX_MESSAGE_MB_DEFAULT, 2047) << 20,
             nonNegative(o, "sample-bytes", SAMPLE_BYTES_DEFAULT),
-            hasDataset ? DatasetDescriptor.fromOptions(o, "the network SUT") : null);
+            hasDataset ? DatasetDescriptor.fromOptions(o, "the network SUT") : null,
+            nonNegative(o, "warmup-ms", WARMUP_MS_DEFAULT));
     }
 
     private static int positive(final SutOptions o, final String key, final int fallback, final int max)

@@ -75,8 +75,12 @@ public final class NetworkSutProvider implements SutProvider
             }
             final NetworkQsl qsl = new NetworkQsl(library, samples, template.build(), input.name(), input.datatype(),
                 input.batchAxis());
-            return new Instance(new NetworkSut(cluster, qsl, options, options.output()), qsl, dataset,
-                input.outputDatatype());
+            final NetworkSut sut = new NetworkSut(cluster, qsl, options, options.output());
+            if (options.warmupMs() > 0)
+            {
+                System.err.println("jloadgen: network SUT: warm-up: " + sut.warmUp(options.warmupMs()));
+            }
+            return new Instance(sut, qsl, dataset, input.outputDatatype());
         }
         catch (final RuntimeException ex)
         {

@@ -19,7 +19,9 @@ import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.sut.network.FleetMonitor;
+import org.jloadgen.sut.network.TransportCpus;
 
 /**
  * A Network SUT of OpenAI-compatible LLM servers (vLLM, TGI, SGLang...): each sample is one streaming
@@ -44,6 +46,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     private final Endpoint[] endpoints;
     private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
     private final FleetMonitor monitor;
+    private final TransportCpus transportCpus;
     /** Issuing thread only. */
     private int nextEndpoint;
 
@@ -64,7 +67,15 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
             endpoints[i] = new Endpoint(i, urls.get(i), options.inFlight(), this);
         }
         this.monitor = new FleetMonitor(List.of(endpoints), options.requestTimeoutMs(), "jloadgen-openai-watchdog");
+        // The JDK client reads every connection on its selector thread and runs the body handlers (the event
+        // parsing that completes samples) on its executor's threads: two busy threads at least.
+        this.transportCpus = TransportCpus.register(CpuBudget.process(), HTTP_CLIENT_THREADS, "OpenAI client: JDK "
+            + "HttpClient selector and response threads", urls.stream().map(u -> "server " + u).toList(),
+            urls.stream().map(URI::getHost).toList());
     }
+
+    /** The JDK HttpClient's threads counted against the CPU budget: its selector and a response thread. */
+    static final int HTTP_CLIENT_THREADS = 2;
 
     /**
      * @param options the options.
@@ -292,6 +303,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     public void close()
     {
         monitor.close();
+        transportCpus.close();
         client.shutdownNow();
     }
 }
