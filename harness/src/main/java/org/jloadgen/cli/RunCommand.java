@@ -218,7 +218,10 @@ public final class RunCommand implements Callable<Integer>
             + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
         if (result.aborted())
         {
-            System.err.println("jloadgen: the run was aborted (" + result.abortReason() + "); its logs say so");
+            // A SUT failure was printed as the run's error already: not again.
+            System.err.println("jloadgen: the run was aborted (" + (result.abortReason().startsWith(
+                "SUT reported a failure") ? "the SUT failed, as said above" : result.abortReason())
+                + "); its logs say so");
         }
         if (result.errorCount() > 0)
         {

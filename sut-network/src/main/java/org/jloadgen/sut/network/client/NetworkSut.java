@@ -59,6 +59,8 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
     private String warmup = "none (warmup-ms=0)";
     /** Issuing thread only. */
     private int nextNode;
+    /** Samples issued after a failure and not sent. Issuing thread; read after the run. */
+    private long notSent;
 
     /**
      * @param cluster the connected nodes; their channels are closed with this SUT.
@@ -141,6 +143,7 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
             if (call == null)
             {
                 // The run failed (the engine knows); the rest of this query is not sent.
+                notSent += n - i;
                 return;
             }
             final int position = samples.loadedPosition(i);
@@ -217,8 +220,8 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
      * Warms the network path up before the clock starts, as the engine warms its own: requests with the first loaded
      * sample go to every node over every connection (up to {@value #WARMUP_IN_FLIGHT} in flight per node) for
      * {@code warmup-ms} or {@value #WARMUP_REQUESTS} requests, whichever ends first (enough calls for the JIT's
-     * optimising compiler on both sides; a cold, busy machine gets through fewer), through the same slots, marshaller and scanner as the run's, so that the connections are
-     * open (TLS handshakes done) and the client's and the nodes' code paths are compiled when the first measured
+     * optimising compiler on both sides; a cold, busy machine gets through fewer), through the same slots,
+     * marshaller and scanner as the run's, so that the connections are open (TLS handshakes done) and the client's and the nodes' code paths are compiled when the first measured
      * query goes out. Their answers go to a {@link WarmupSink}, never to the engine, and the nodes' counters start
      * from zero afterwards. A node that fails here fails the run when it starts, as it would have then.
      *
@@ -319,6 +322,14 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
     public String describeNodes()
     {
         return monitor.describeMembers();
+    }
+
+    /**
+     * @return the totals over every node, with the samples not sent after a failure.
+     */
+    public String describeTotals()
+    {
+        return monitor.describeTotals(notSent);
     }
 
     /**

@@ -158,9 +158,9 @@ public final class NetworkSutProvider implements SutProvider
         @Override
         public void close()
         {
-            // Which node answered what: the first thing to read when a cluster run goes wrong.
-            final String failure = sut.failure();
-            System.err.println("jloadgen: network SUT: " + (failure != null ? failure + "\n" : "")
+            // Which node answered what: the first thing to read when a cluster run goes wrong. A failure was said
+            // once already, by the engine; these counts add up with its own.
+            System.err.println("jloadgen: network SUT: " + sut.describeTotals() + "\n"
                 + sut.describeNodes().replaceAll("(?m)^", "  "));
             sut.close();
         }
