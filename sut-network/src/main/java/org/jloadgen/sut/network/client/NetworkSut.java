@@ -122,8 +122,9 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
             }
             catch (final StatusRuntimeException ex)
             {
-                throw new UncheckedIOException(new IOException(node.describe() + " did not answer ServerMetadata: "
-                    + describe(ex.getStatus()), ex));
+                // The message alone reaches the console: no class name in it.
+                final String message = node.describe() + " did not answer ServerMetadata: " + describe(ex.getStatus());
+                throw new UncheckedIOException(message, new IOException(message, ex));
             }
             b.append(i == 0 ? "" : ", ").append(name).append('@').append(node.endpoint());
         }
@@ -221,9 +222,10 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
      * sample go to every node over every connection (up to {@value #WARMUP_IN_FLIGHT} in flight per node) for
      * {@code warmup-ms} or {@value #WARMUP_REQUESTS} requests, whichever ends first (enough calls for the JIT's
      * optimising compiler on both sides; a cold, busy machine gets through fewer), through the same slots,
-     * marshaller and scanner as the run's, so that the connections are open (TLS handshakes done) and the client's and the nodes' code paths are compiled when the first measured
-     * query goes out. Their answers go to a {@link WarmupSink}, never to the engine, and the nodes' counters start
-     * from zero afterwards. A node that fails here fails the run when it starts, as it would have then.
+     * marshaller and scanner as the run's, so that the connections are open (TLS handshakes done) and the client's
+     * and the nodes' code paths are compiled when the first measured query goes out. Their answers go to a
+     * {@link WarmupSink}, never to the engine, and the nodes' counters start from zero afterwards. A node that fails
+     * here stops the SUT before the run (the provider says which).
      *
      * @param budgetMs how long to send.
      * @return what was warmed, for the detail log and the console.

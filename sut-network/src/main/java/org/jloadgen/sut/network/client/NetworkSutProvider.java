@@ -45,6 +45,7 @@ public final class NetworkSutProvider implements SutProvider
         final NetworkSutOptions options = NetworkSutOptions.parse(context.options());
         final Cluster cluster = Cluster.connect(options);
         AutoCloseable samples = null;
+        final Instance instance;
         try
         {
             final Cluster.ModelInput input = cluster.input(options);
@@ -76,11 +77,7 @@ public final class NetworkSutProvider implements SutProvider
             final NetworkQsl qsl = new NetworkQsl(library, samples, template.build(), input.name(), input.datatype(),
                 input.batchAxis());
             final NetworkSut sut = new NetworkSut(cluster, qsl, options, options.output());
-            if (options.warmupMs() > 0)
-            {
-                System.err.println("jloadgen: network SUT: warm-up: " + sut.warmUp(options.warmupMs()));
-            }
-            return new Instance(sut, qsl, dataset, input.outputDatatype());
+            instance = new Instance(sut, qsl, dataset, input.outputDatatype());
         }
         catch (final RuntimeException ex)
         {
@@ -98,6 +95,19 @@ public final class NetworkSutProvider implements SutProvider
             }
             throw ex;
         }
+        if (options.warmupMs() > 0)
+        {
+            final String warmed = instance.networkSut().warmUp(options.warmupMs());
+            final String failure = instance.networkSut().failure();
+            if (failure != null)
+            {
+                // Before the run: the user hears of it as of any node not fit to run, not as a run that failed.
+                instance.networkSut().close();
+                throw new IllegalArgumentException("a node failed during the network warm-up: " + failure);
+            }
+            System.err.println("jloadgen: network SUT: warm-up: " + warmed);
+        }
+        return instance;
     }
 
     /**

@@ -207,7 +207,7 @@ public final class OpenAiSut implements SystemUnderTest, SutLogNotes, AutoClosea
             }
             catch (final IllegalArgumentException ex)
             {
-                throw new UncheckedIOException(new IOException(ex.getMessage(), ex));
+                throw new UncheckedIOException(ex.getMessage(), new IOException(ex.getMessage(), ex));
             }
             b.append(i == 0 ? "" : ", ").append(endpoints[i].url());
         }
