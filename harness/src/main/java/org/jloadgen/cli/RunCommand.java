@@ -131,6 +131,11 @@ public final class RunCommand implements Callable<Integer>
         try (SutInstance instance = sut.create(loaded.settings(),
             replayTrace == null ? 0 : replayTrace.maxIndex() + 1, logs, stdout))
         {
+            if (instance.streamsTokens() && !loaded.settings().useTokenLatencies())
+            {
+                stderr.println("jloadgen: warning: the SUT streams tokens but use_token_latencies is 0: the run is "
+                    + "judged on end-to-end latency alone, not TTFT and TPOT (--set use_token_latencies=1)");
+            }
             final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs,
                 instance.engineOptions(engineOptions), settings.auditConfigPath(), loaded.errors(), stdout);
             if (replayTrace != null)

@@ -62,6 +62,12 @@ public final class OpenAiSutProvider implements SutProvider
             }
 
             @Override
+            public boolean streamsTokens()
+            {
+                return true;
+            }
+
+            @Override
             public void close()
             {
                 // A failure was said once already, by the engine; these counts add up with its own.

@@ -265,6 +265,25 @@ class OpenAiSutTest
         }
     }
 
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldWarnOnceThatARunWithoutTokenLatenciesIsJudgedOnEndToEndLatency() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null))
+        {
+            final org.jloadgen.testing.CommandLineRun run = org.jloadgen.testing.CommandLineRun.jloadgen("run",
+                "--no-audit-config", "--sut", "openai", "--sut-opt", "url=" + server.url(), "--sut-opt",
+                "model=" + FakeLlmServer.MODEL, "--dataset", prompts().toString(), "--scenario", "Offline", "--set",
+                "offline_expected_qps=20", "--set", "min_duration_ms=0", "--set", "min_query_count=20", "--out",
+                dir.resolve("e2e").toString(), "--quiet");
+            final String warning = "jloadgen: warning: the SUT streams tokens but use_token_latencies is 0: the run "
+                + "is judged on end-to-end latency alone, not TTFT and TPOT (--set use_token_latencies=1)";
+            assertEquals(1, run.err().lines().filter(warning::equals).count(), run.out() + run.err());
+            assertTrue(run.err().matches("(?s).*jloadgen: openai SUT, LLM metrics: \\d+ answered, 0 failed.*"),
+                run.err());
+        }
+    }
+
     private void assertRunFails(final FakeLlmServer server, final String expected) throws Exception
     {
         try (SutInstance instance = client(server))
