@@ -144,6 +144,11 @@ public final class RunCommand implements Callable<Integer>
         try (SutInstance instance = sut.create(loaded.settings(),
             replayTrace == null ? 0 : replayTrace.maxIndex() + 1, logs, stdout))
         {
+            if (instance.streamsTokens() && !loaded.settings().useTokenLatencies())
+            {
+                stderr.println("jloadgen: warning: the SUT streams tokens but use_token_latencies is 0: the run is "
+                    + "judged on end-to-end latency alone, not TTFT and TPOT (--set use_token_latencies=1)");
+            }
             final TestRunner runner = new TestRunner(instance.sut(), instance.qsl(), loaded.settings(), logs,
                 instance.engineOptions(engineOptions), settings.auditConfigPath(), loaded.errors(), stdout);
             if (replayTrace != null)
@@ -209,7 +214,10 @@ public final class RunCommand implements Callable<Integer>
             + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
         if (result.aborted())
         {
-            System.err.println("jloadgen: the run was aborted (" + result.abortReason() + "); its logs say so");
+            // A SUT failure was printed as the run's error already: not again.
+            System.err.println("jloadgen: the run was aborted (" + (result.abortReason().startsWith(
+                "SUT reported a failure") ? "the SUT failed, as said above" : result.abortReason())
+                + "); its logs say so");
         }
         if (result.errorCount() > 0)
         {

@@ -127,15 +127,18 @@ class CliTest
         assertEquals(ExitCodes.VALID, o.exitCode(), o.out() + o.err());
         final MlLogParser detail = MlLogParser.parse(dir.resolve("mlperf_log_detail.txt"));
         final int cpus = org.jloadgen.concurrent.CpuBudget.process().cpus();
-        // One worker thread registered: the issue thread spins only with a CPU left over for everything else.
+        // One worker thread registered: the issue thread spins only with a CPU left over for everything else and for
+        // what other processes keep busy (measured once in this JVM, so the run saw the same figure).
+        final int free = cpus - 1 - org.jloadgen.concurrent.CpuBudget.process().otherBusyCpus();
         final String server = (String)detail.value("jloadgen_server_wait");
-        final String expected = cpus >= 3 ? "SPIN" : "SLEEP";
+        final String expected = free >= 2 ? "SPIN" : "SLEEP";
         assertTrue(server.startsWith(expected + " (auto: " + cpus + (cpus == 1 ? " CPU" : " CPUs")
             + ", 1 SUT thread, "),
             server);
         assertTrue(((String)detail.value("jloadgen_completion_wait")).contains("auto: "), o.out());
         final String workers = (String)detail.value("jloadgen_sut_threads");
-        assertTrue(workers.startsWith("NullWorkerSUT: 1 worker, idle wait " + (cpus >= 3 ? "SPIN" : "PARK")), workers);
+        assertTrue(workers.startsWith("NullWorkerSUT: 1 worker, idle wait " + (free >= 2 ? "SPIN" : "PARK")),
+            workers);
         // The hand-off times of the toolkit's worker are beside the logs.
         final org.jloadgen.sut.SutStatistics.Snapshot stats = org.jloadgen.sut.SutStatistics.Snapshot.read(
             dir.resolve(org.jloadgen.sut.SutStatistics.FILE_NAME));

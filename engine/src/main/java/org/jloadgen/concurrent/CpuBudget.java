@@ -16,20 +16,48 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * shrink it. SUTs built on the toolkit register their worker threads ({@link #addSutThreads}): they are busy while
  * they run batches, so an issue thread may spin only on a CPU left over by them. SUTs with threads of their own that
  * do not register are not counted; their users choose the waits explicitly. Each registration carries a line on how
- * those threads wait and why, which the engine writes to the detail log.
+ * those threads wait and why, which the engine writes to the detail log. Network SUTs register their transport
+ * threads (gRPC/Netty event loops, HTTP client threads) and reserve a CPU for each server they load on this machine.
+ * <p>
+ * The process's budget ({@link #process()}) also counts the CPUs other processes keep busy
+ * ({@link OtherProcesses}: {@code /proc/stat} less this process's own time, over 250 ms, when the budget is first
+ * consulted; {@code -Djloadgen.otherBusyCpus=N} fixes the figure instead): a process that shares the machine with a
+ * busy neighbour does not spin on the CPU the neighbour needs. Budgets made with {@link #CpuBudget(int)} count no
+ * other processes.
  */
 public final class CpuBudget
 {
-    private static final CpuBudget PROCESS = new CpuBudget(Runtime.getRuntime().availableProcessors());
+    private static final CpuBudget PROCESS = new CpuBudget(Runtime.getRuntime().availableProcessors(), true);
 
     private final int cpus;
     private final List<Registration> registrations = new CopyOnWriteArrayList<>();
+    private final boolean countsOtherProcesses;
+    private volatile OtherProcesses otherProcesses;
 
     /**
      * @param cpus CPUs the process may use.
      */
     public CpuBudget(final int cpus)
     {
+        this(cpus, false);
+    }
+
+    /**
+     * A budget that counts a given figure for the other processes (what {@link #process()} measures), e.g. to
+     * resolve the waits of a machine shared with a known load.
+     *
+     * @param cpus   CPUs the process may use.
+     * @param others what other processes keep busy.
+     */
+    public CpuBudget(final int cpus, final OtherProcesses others)
+    {
+        this(cpus, true);
+        this.otherProcesses = others;
+    }
+
+    private CpuBudget(final int cpus, final boolean countsOtherProcesses)
+    {
+        this.countsOtherProcesses = countsOtherProcesses;
         if (cpus < 1)
         {
             throw new IllegalArgumentException("a CPU budget needs at least one CPU: " + cpus);
@@ -51,6 +79,37 @@ public final class CpuBudget
     public int cpus()
     {
         return cpus;
+    }
+
+    /**
+     * @return what other processes keep busy: measured once, when first asked, for the process's budget; none for a
+     *         budget made with {@link #CpuBudget(int)}.
+     */
+    public OtherProcesses otherProcesses()
+    {
+        OtherProcesses others = otherProcesses;
+        if (others == null)
+        {
+            synchronized (this)
+            {
+                others = otherProcesses;
+                if (others == null)
+                {
+                    others = countsOtherProcesses ? OtherProcesses.measureOrConfigured()
+                        : new OtherProcesses(0, 0, 0, false);
+                    otherProcesses = others;
+                }
+            }
+        }
+        return others;
+    }
+
+    /**
+     * @return the whole CPUs other processes are counted as keeping busy.
+     */
+    public int otherBusyCpus()
+    {
+        return countsOtherProcesses ? otherProcesses().wholeCpus() : 0;
     }
 
     /**
@@ -134,34 +193,36 @@ public final class CpuBudget
     }
 
     /**
-     * @return the CPUs the registered SUT threads and reservations leave (may be zero or negative when they
-     *         outnumber the CPUs).
+     * @return the CPUs the registered SUT threads, reservations and other processes leave (may be zero or negative
+     *         when they outnumber the CPUs).
      */
     public int freeCpus()
     {
-        return cpus - sutThreads() - reservedThreads();
+        return cpus - sutThreads() - reservedThreads() - otherBusyCpus();
     }
 
     /**
      * @param spinning threads that would busy-spin, besides the registered SUT threads.
-     * @return whether they each have a CPU of their own, with one CPU left for everything else and one for each
-     *         reserved thread.
+     * @return whether they each have a CPU of their own, with one CPU left for everything else, one for each
+     *         reserved thread and those other processes keep busy.
      */
     public boolean canSpin(final int spinning)
     {
-        return sutThreads() + reservedThreads() + spinning <= spinnableCpus();
+        return sutThreads() + reservedThreads() + otherBusyCpus() + spinning <= spinnableCpus();
     }
 
     /**
      * @return e.g. {@code "2 CPUs, 1 SUT thread"} or {@code "2 CPUs, 0 SUT threads, 1 reserved"}, for the reasons
-     *         the logs give.
+     *         the logs give; the process's budget adds what other processes keep busy
+     *         ({@code ", 1 busy in other processes (1.27 CPUs over 250 ms, /proc/stat)"}).
      */
     public String describe()
     {
         final int sut = sutThreads();
         final int reserved = reservedThreads();
         return cpus + (cpus == 1 ? " CPU" : " CPUs") + ", " + sut + (sut == 1 ? " SUT thread" : " SUT threads")
-            + (reserved > 0 ? ", " + reserved + " reserved" : "");
+            + (reserved > 0 ? ", " + reserved + " reserved" : "")
+            + (countsOtherProcesses ? ", " + otherProcesses().describe() : "");
     }
 
     /**

@@ -304,7 +304,9 @@ final class SeriesRunner
         {
             logs.error("The SUT threw from FlushQueries: " + outcome.flushFailure());
         }
-        if (outcome.stopReason() == StopReason.SUT_FAILED && outcome.sutFailure() != null)
+        // A failure without a stack (a SUT's report, its message complete) is not printed twice.
+        if (outcome.stopReason() == StopReason.SUT_FAILED && outcome.sutFailure() != null
+            && outcome.sutFailure().getStackTrace().length > 0)
         {
             logs.message("SUT failure stack trace: " + stackTrace(outcome.sutFailure()));
         }

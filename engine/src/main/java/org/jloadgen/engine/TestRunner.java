@@ -10,6 +10,7 @@ import java.util.Objects;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.QuerySampleLibrary;
+import org.jloadgen.api.SutLogNotes;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
@@ -181,6 +182,10 @@ public final class TestRunner
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
                 logs, status), logs, qsl.totalSampleCount(), replay, status);
             modes.run(effective);
+            if (sut instanceof final SutLogNotes notes)
+            {
+                logNotes(detail, notes.notesAfterRun());
+            }
             if (issueLoop.aborted() && modes.reported().isEmpty())
             {
                 logs.files().summaryWriter().appendAbort(issueLoop.abortReason());
@@ -225,7 +230,27 @@ public final class TestRunner
         detail.log("qsl_reported_total_count", qsl.totalSampleCount());
         detail.log("qsl_reported_performance_count", qsl.performanceSampleCount());
         logWaits(detail);
+        if (sut instanceof final SutLogNotes notes)
+        {
+            logNotes(detail, notes.notesBeforeRun());
+        }
         detail.unstamp();
+    }
+
+    /**
+     * Writes a SUT's own records ({@link SutLogNotes}) to the detail log.
+     */
+    private static void logNotes(final DetailLog detail, final List<SutLogNotes.Note> notes)
+    {
+        for (final SutLogNotes.Note note : notes)
+        {
+            switch (note.value())
+            {
+                case final Long l -> detail.log(note.key(), l.longValue());
+                case final Double d -> detail.log(note.key(), d.doubleValue());
+                default -> detail.log(note.key(), note.value().toString());
+            }
+        }
     }
 
     /**

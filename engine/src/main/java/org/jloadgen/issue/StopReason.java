@@ -20,8 +20,8 @@ public enum StopReason
     RAN_OUT(true, "Ending early: Ran out of generated queries to issue before the minimum query count and test "
         + "duration were reached. Please update the relevant expected latency or target qps in the TestSettings "
         + "so they are more accurate."),
-    /** The SUT threw from {@code issueQuery}. */
-    SUT_FAILED(true, "The SUT threw from IssueQuery: %s"),
+    /** The SUT threw from {@code issueQuery} or reported a failure ({@code ResponseSink.fail}). */
+    SUT_FAILED(true, "The SUT failed: %s"),
     /** The SUT stopped completing samples. */
     SUT_SILENT(true, "The SUT completed no sample for %d ms while %d of %d issued samples were outstanding."),
     /** {@code abortTest()} was called. */

@@ -94,6 +94,15 @@ public interface SutInstance extends AutoCloseable
     }
 
     /**
+     * @return whether the SUT reports first tokens and token counts (an LLM server): a test of it without
+     *         {@code use_token_latencies} is judged on end-to-end latency alone, and the command line warns so once.
+     */
+    default boolean streamsTokens()
+    {
+        return false;
+    }
+
+    /**
      * Frees the SUT's threads and memory. Failures are unchecked: nothing useful can be done about them after a
      * test but report them.
      */

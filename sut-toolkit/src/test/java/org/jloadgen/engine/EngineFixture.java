@@ -30,7 +30,10 @@ final class EngineFixture
 
     static EngineOptions fastOptions()
     {
-        return new EngineOptions().completionTimeoutMs(3_000).jitWarmupMs(0);
+        // A budget that counts no other processes: tests on scripted clocks advance time per reading, so their AUTO
+        // waits must not turn to sleeping because the machine running them is busy.
+        return new EngineOptions().completionTimeoutMs(3_000).jitWarmupMs(0)
+            .cpuBudget(new org.jloadgen.concurrent.CpuBudget(Runtime.getRuntime().availableProcessors()));
     }
 
     static SyntheticSut synthetic(final String... kv)

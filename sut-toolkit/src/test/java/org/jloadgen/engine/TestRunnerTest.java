@@ -275,7 +275,7 @@ class TestRunnerTest
         {
             final EngineFixture.Run run = EngineFixture.run(dir.resolve("throw"), throwing,
                 performance(TestScenario.SERVER));
-            assertTrue(errors(run).stream().anyMatch(e -> e.startsWith("The SUT threw from IssueQuery: "
+            assertTrue(errors(run).stream().anyMatch(e -> e.startsWith("The SUT failed: "
                 + "java.lang.IllegalStateException: synthetic SUT misbehaving on purpose")), errors(run).toString());
             assertEquals("INVALID", run.detail().value("result_validity"));
         }

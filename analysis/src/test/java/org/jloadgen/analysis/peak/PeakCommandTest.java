@@ -164,7 +164,7 @@ class PeakCommandTest
         assertEquals(ExitCodes.INVALID, r.exitCode(), r.out() + r.err());
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.contains("**No peak**"), report);
-        assertTrue(report.contains("error(s): error: The SUT threw from IssueQuery: java.lang.IllegalStateException: "
+        assertTrue(report.contains("error(s): error: The SUT failed: java.lang.IllegalStateException: "
             + "synthetic SUT misbehaving on purpose: throw from issueQuery"), report);
         assertEquals(3, RUN_ROW.matcher(report).results().count(), "400, 200, 100: " + report);
         assertTrue(r.out().contains("run 3: 100.00 QPS (repeat 1): INVALID"), r.out());

@@ -130,6 +130,29 @@ public final class FleetMonitor implements AutoCloseable
     }
 
     /**
+     * @param notSent samples the engine issued after the failure, which were not sent.
+     * @return one line of totals that add up with the engine's counts: issued = sent + not sent, and the samples
+     *         that never completed = failed + in flight + not sent; e.g.
+     *         {@code 43 samples issued: 42 sent, 34 answered, 8 failed, 0 in flight, 1 not sent (issued after the
+     *         failure)}.
+     */
+    public String describeTotals(final long notSent)
+    {
+        long sent = 0;
+        long answered = 0;
+        long failedRequests = 0;
+        for (final Member m : members)
+        {
+            sent += m.pool().sent();
+            answered += m.pool().answeredCount();
+            failedRequests += m.pool().failedCount();
+        }
+        return (sent + notSent) + " samples issued: " + sent + " sent, " + answered + " answered, " + failedRequests
+            + " failed, " + (sent - answered - failedRequests) + " in flight" + (notSent > 0 ? ", " + notSent
+            + " not sent (issued after the failure)" : "");
+    }
+
+    /**
      * @return one line per server: sent, answered, failed.
      */
     public String describeMembers()
@@ -203,6 +226,15 @@ public final class FleetMonitor implements AutoCloseable
         ServerFailureException(final String message)
         {
             super(message, null, false, false);
+        }
+
+        /**
+         * @return the message alone: the user reads what failed, not a class name.
+         */
+        @Override
+        public String toString()
+        {
+            return getMessage();
         }
     }
 }

@@ -81,6 +81,16 @@ public final class SlotPool<S extends SlotPool.Slot>
     }
 
     /**
+     * Sets the counters to zero, after a warm-up whose requests are all answered. Issuing thread, nothing in flight.
+     */
+    public void resetCounts()
+    {
+        answered.set(0);
+        failed.set(0);
+        sent = 0;
+    }
+
+    /**
      * @return slots free now (approximate while requests complete).
      */
     public int freeSlots()

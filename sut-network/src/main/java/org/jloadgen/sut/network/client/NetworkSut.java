@@ -12,8 +12,12 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SutLogNotes;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.sut.network.FleetMonitor;
+import org.jloadgen.sut.network.TransportCpus;
+import org.jloadgen.sut.network.WarmupSink;
 import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
 import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
 
@@ -32,8 +36,17 @@ import org.jloadgen.sut.network.kserve.proto.ServerMetadataRequest;
  * {@code timeout-ms}, fails the run: the engine gets {@link ResponseSink#fail} with the node's name and address,
  * what it answered and how many samples were lost on it, stops issuing, and ends the run INVALID.
  */
-public final class NetworkSut implements SystemUnderTest, AutoCloseable
+public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoCloseable
 {
+    /** Detail-log key of the warm-up's line. */
+    public static final String WARMUP_KEY = "jloadgen_network_warmup";
+    /** The warm-up ends after this many requests, or after {@code warmup-ms}, whichever comes first. */
+    static final long WARMUP_REQUESTS = 20_000;
+    /** Calls in flight per node during the warm-up. */
+    static final int WARMUP_IN_FLIGHT = 16;
+    /** How long the warm-up waits for its last answers. */
+    static final long WARMUP_DRAIN_MS = 10_000;
+
     /** Longest park of the issuing thread while every slot is in flight. */
     static final long WAIT_MAX_PARK_NS = 50_000;
 
@@ -42,8 +55,12 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     private final NetworkSutOptions options;
     private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
     private final FleetMonitor monitor;
+    private final TransportCpus transportCpus;
+    private String warmup = "none (warmup-ms=0)";
     /** Issuing thread only. */
     private int nextNode;
+    /** Samples issued after a failure and not sent. Issuing thread; read after the run. */
+    private long notSent;
 
     /**
      * @param cluster the connected nodes; their channels are closed with this SUT.
@@ -64,6 +81,22 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         this.qsl = qsl;
         this.options = options;
         this.monitor = new FleetMonitor(List.of(nodes), options.requestTimeoutMs(), "jloadgen-network-watchdog");
+        this.transportCpus = registerTransport(members, options);
+    }
+
+    /**
+     * Counts the gRPC/Netty event loops that carry the calls (Netty gives each connection one of its 2 x CPUs loop
+     * threads) and a CPU for each node on this machine against the process's CPU budget.
+     */
+    private static TransportCpus registerTransport(final List<Cluster.Member> members,
+        final NetworkSutOptions options)
+    {
+        final int loops = 2 * Runtime.getRuntime().availableProcessors();
+        final int connections = members.size() * options.connections();
+        return TransportCpus.register(CpuBudget.process(), Math.min(loops, connections), "KServe client: gRPC/Netty "
+            + "event loops for " + connections + (connections == 1 ? " connection" : " connections"),
+            members.stream().map(m -> "node " + m.describe()).toList(),
+            members.stream().map(m -> TransportCpus.hostOf(m.endpoint())).toList());
     }
 
     /**
@@ -89,8 +122,9 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
             }
             catch (final StatusRuntimeException ex)
             {
-                throw new UncheckedIOException(new IOException(node.describe() + " did not answer ServerMetadata: "
-                    + describe(ex.getStatus()), ex));
+                // The message alone reaches the console: no class name in it.
+                final String message = node.describe() + " did not answer ServerMetadata: " + describe(ex.getStatus());
+                throw new UncheckedIOException(message, new IOException(message, ex));
             }
             b.append(i == 0 ? "" : ", ").append(name).append('@').append(node.endpoint());
         }
@@ -110,6 +144,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
             if (call == null)
             {
                 // The run failed (the engine knows); the rest of this query is not sent.
+                notSent += n - i;
                 return;
             }
             final int position = samples.loadedPosition(i);
@@ -182,6 +217,85 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
         return best.pool().take();
     }
 
+    /**
+     * Warms the network path up before the clock starts, as the engine warms its own: requests with the first loaded
+     * sample go to every node over every connection (up to {@value #WARMUP_IN_FLIGHT} in flight per node) for
+     * {@code warmup-ms} or {@value #WARMUP_REQUESTS} requests, whichever ends first (enough calls for the JIT's
+     * optimising compiler on both sides; a cold, busy machine gets through fewer), through the same slots,
+     * marshaller and scanner as the run's, so that the connections are open (TLS handshakes done) and the client's
+     * and the nodes' code paths are compiled when the first measured query goes out. Their answers go to a
+     * {@link WarmupSink}, never to the engine, and the nodes' counters start from zero afterwards. A node that fails
+     * here stops the SUT before the run (the provider says which).
+     *
+     * @param budgetMs how long to send.
+     * @return what was warmed, for the detail log and the console.
+     */
+    String warmUp(final long budgetMs)
+    {
+        if (budgetMs <= 0)
+        {
+            return warmup;
+        }
+        final WarmupSink sink = new WarmupSink();
+        monitor.sink(sink);
+        final long startNs = System.nanoTime();
+        final long endNs = startNs + TimeUnit.MILLISECONDS.toNanos(budgetMs);
+        final long maxInFlight = (long) Math.min(options.inFlight(), WARMUP_IN_FLIGHT) * nodes.length;
+        final NetworkQsl library = qsl;
+        library.loadSamplesToRam(new long[] {0});
+        final long sampleBytes = library.sampleBytes(0);
+        long sent = 0;
+        try
+        {
+            while (System.nanoTime() - endNs < 0 && sent < WARMUP_REQUESTS && monitor.failure() == null)
+            {
+                if (sent - sink.completed() >= maxInFlight)
+                {
+                    waitIdle.idle();
+                    continue;
+                }
+                final InferCall call = takeSlot();
+                if (call == null)
+                {
+                    break;
+                }
+                call.start(sent, library.header(0), library.memory(), library.offset(0), library.sampleBytes(0));
+                sent++;
+            }
+            final long drainNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WARMUP_DRAIN_MS);
+            while (sink.completed() < sent && monitor.failure() == null && System.nanoTime() - drainNs < 0)
+            {
+                waitIdle.idle();
+            }
+        }
+        finally
+        {
+            library.unloadSamplesFromRam(new long[] {0});
+        }
+        final long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
+        if (monitor.failure() == null && sink.completed() == sent)
+        {
+            for (final Node node : nodes)
+            {
+                node.pool().resetCounts();
+            }
+        }
+        final int connections = nodes.length * options.connections();
+        warmup = sent + " requests (" + sampleBytes + " B sample) to " + nodes.length
+            + (nodes.length == 1 ? " node" : " nodes") + " over " + connections
+            + (connections == 1 ? " connection" : " connections") + (options.tls() ? " (TLS)" : "") + " in "
+            + tookMs + " ms, " + sink.completed() + " answered: connections open" + (options.tls()
+            ? ", TLS handshakes done" : "") + ", client and node code paths compiled before the clock (warmup-ms="
+            + budgetMs + ")" + (monitor.failure() != null ? "; a node failed: " + monitor.failure() : "");
+        return warmup;
+    }
+
+    @Override
+    public List<Note> notesBeforeRun()
+    {
+        return List.of(new Note(WARMUP_KEY, warmup));
+    }
+
     @Override
     public void flushQueries()
     {
@@ -210,6 +324,14 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     public String describeNodes()
     {
         return monitor.describeMembers();
+    }
+
+    /**
+     * @return the totals over every node, with the samples not sent after a failure.
+     */
+    public String describeTotals()
+    {
+        return monitor.describeTotals(notSent);
     }
 
     /**
@@ -242,6 +364,7 @@ public final class NetworkSut implements SystemUnderTest, AutoCloseable
     public void close()
     {
         monitor.close();
+        transportCpus.close();
         try
         {
             for (final Node node : nodes)

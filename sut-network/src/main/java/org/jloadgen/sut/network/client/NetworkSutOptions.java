@@ -35,6 +35,8 @@ import org.jloadgen.sut.SutOptions;
  * @param sampleBytes      {@code sample-bytes=N}: without a dataset, the size of each synthetic sample.
  * @param dataset          the dataset ({@code --dataset} and the raw layout keys), or {@code null} for synthetic
  *                         samples.
+ * @param warmupMs         {@code warmup-ms=N}: how long requests warm the connections and both sides' code paths
+ *                         before the run (0: no warm-up).
  */
 public record NetworkSutOptions(
     List<String> endpoints,
@@ -53,8 +55,11 @@ public record NetworkSutOptions(
     long requestTimeoutMs,
     int maxMessageBytes,
     long sampleBytes,
-    DatasetDescriptor dataset)
+    DatasetDescriptor dataset,
+    long warmupMs)
 {
+    /** Default time the client warms its connections and code paths up before the run. */
+    public static final long WARMUP_MS_DEFAULT = 5_000;
     /** Default calls in flight per node. */
     public static final int IN_FLIGHT_DEFAULT = 256;
     /** Default time to wait for the nodes to come up. */
@@ -91,7 +96,9 @@ public record NetworkSutOptions(
         new SutOption("max-message-mb", "integer 1..2047", Integer.toString(MAX_MESSAGE_MB_DEFAULT), "Largest "
             + "answer accepted, in MiB."),
         new SutOption("sample-bytes", "integer >= 0", Long.toString(SAMPLE_BYTES_DEFAULT), "Without a dataset, the "
-            + "size of each synthetic sample."));
+            + "size of each synthetic sample."),
+        new SutOption("warmup-ms", "integer >= 0", Long.toString(WARMUP_MS_DEFAULT), "How long requests warm the "
+            + "connections and both sides' code paths before the clock starts (at most 20,000 requests); 0 for none."));
     /** Every option: the client's and the dataset's. */
     static final List<SutOption> OPTIONS = concat(OWN_OPTIONS, DatasetDescriptor.OPTIONS);
     /** The client's own keys. */
@@ -197,7 +204,8 @@ public record NetworkSutOptions(
             Math.max(1, nonNegative(o, "timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)),
             positive(o, "max-message-mb", MAX_MESSAGE_MB_DEFAULT, 2047) << 20,
             nonNegative(o, "sample-bytes", SAMPLE_BYTES_DEFAULT),
-            hasDataset ? DatasetDescriptor.fromOptions(o, "the network SUT") : null);
+            hasDataset ? DatasetDescriptor.fromOptions(o, "the network SUT") : null,
+            nonNegative(o, "warmup-ms", WARMUP_MS_DEFAULT));
     }
 
     private static int positive(final SutOptions o, final String key, final int fallback, final int max)

@@ -51,6 +51,7 @@ public final class NetworkSutProvider implements SutProvider
         final NetworkSutOptions options = NetworkSutOptions.parse(context.options());
         final Cluster cluster = Cluster.connect(options);
         AutoCloseable samples = null;
+        final Instance instance;
         try
         {
             final Cluster.ModelInput input = cluster.input(options);
@@ -81,8 +82,8 @@ public final class NetworkSutProvider implements SutProvider
             }
             final NetworkQsl qsl = new NetworkQsl(library, samples, template.build(), input.name(), input.datatype(),
                 input.batchAxis());
-            return new Instance(new NetworkSut(cluster, qsl, options, options.output()), qsl, dataset,
-                input.outputDatatype());
+            final NetworkSut sut = new NetworkSut(cluster, qsl, options, options.output());
+            instance = new Instance(sut, qsl, dataset, input.outputDatatype());
         }
         catch (final RuntimeException ex)
         {
@@ -100,6 +101,19 @@ public final class NetworkSutProvider implements SutProvider
             }
             throw ex;
         }
+        if (options.warmupMs() > 0)
+        {
+            final String warmed = instance.networkSut().warmUp(options.warmupMs());
+            final String failure = instance.networkSut().failure();
+            if (failure != null)
+            {
+                // Before the run: the user hears of it as of any node not fit to run, not as a run that failed.
+                instance.networkSut().close();
+                throw new IllegalArgumentException("a node failed during the network warm-up: " + failure);
+            }
+            System.err.println("jloadgen: network SUT: warm-up: " + warmed);
+        }
+        return instance;
     }
 
     /**
@@ -160,9 +174,9 @@ public final class NetworkSutProvider implements SutProvider
         @Override
         public void close()
         {
-            // Which node answered what: the first thing to read when a cluster run goes wrong.
-            final String failure = sut.failure();
-            System.err.println("jloadgen: network SUT: " + (failure != null ? failure + "\n" : "")
+            // Which node answered what: the first thing to read when a cluster run goes wrong. A failure was said
+            // once already, by the engine; these counts add up with its own.
+            System.err.println("jloadgen: network SUT: " + sut.describeTotals() + "\n"
                 + sut.describeNodes().replaceAll("(?m)^", "  "));
             sut.close();
         }

@@ -30,11 +30,25 @@ import org.jloadgen.sut.SutOptions;
  * @param apiKey       {@code api-key=KEY}: sent as a bearer token, or {@code null}.
  * @param connectTimeoutMs {@code connect-timeout-ms}: how long to wait for the servers to answer before the run.
  * @param requestTimeoutMs {@code timeout-ms}: a stream unfinished this long fails the run.
+ * @param sloTtftNs    {@code slo-ttft-ms}: goodput's longest TTFT, or 0 for none.
+ * @param sloTpotNs    {@code slo-tpot-ms}: goodput's longest TPOT, or 0 for none.
+ * @param sloE2eNs     {@code slo-e2e-ms}: goodput's longest end-to-end latency, or 0 for none.
+ * @param requestsFile {@code requests-file=FILE}: the per-request export (JSON Lines), or {@code null}.
+ * @param maxTokensFile {@code max-tokens-file=FILE}: each prompt's max tokens, a line each, or {@code null}.
  */
 public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path prompts, boolean tokenPrompts,
     int maxTokens, String extraBody, boolean usage, int inFlight, boolean http2, String apiKey,
-    long connectTimeoutMs, long requestTimeoutMs)
+    long connectTimeoutMs, long requestTimeoutMs, long sloTtftNs, long sloTpotNs, long sloE2eNs, Path requestsFile,
+    Path maxTokensFile)
 {
+    /**
+     * @return the SLOs goodput counts against.
+     */
+    LlmMetrics.Slos slos()
+    {
+        return new LlmMetrics.Slos(sloTtftNs, sloTpotNs, sloE2eNs);
+    }
+
     /** Default streams in flight per server. */
     public static final int IN_FLIGHT_DEFAULT = 64;
     /** Default tokens per answer. */
@@ -74,7 +88,15 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
         new SutOption("connect-timeout-ms", "integer >= 0", "10000", "How long to wait for the servers to answer "
             + "before the run."),
         new SutOption("timeout-ms", "integer >= 1", Long.toString(REQUEST_TIMEOUT_MS_DEFAULT), "A stream "
-            + "unfinished this long fails the run."));
+            + "unfinished this long fails the run."),
+        new SutOption("slo-ttft-ms", "number >= 0", "0 (none)", "Goodput: a request counts only if its time to "
+            + "first token is at most this."),
+        new SutOption("slo-tpot-ms", "number >= 0", "0 (none)", "Goodput: ... and its time per output token."),
+        new SutOption("slo-e2e-ms", "number >= 0", "0 (none)", "Goodput: ... and its end-to-end latency."),
+        new SutOption("requests-file", SutOption.PATH, "", "Writes one JSON line per request (TTFT, every "
+            + "inter-token gap, TPOT, E2E, tokens, outcome)."),
+        new SutOption("max-tokens-file", SutOption.PATH, "", "Each prompt's max tokens, one line each (from "
+            + "jloadgen llm-trace)."));
     /** Every key. */
     static final Set<String> KEYS = SutOption.keys(OPTIONS);
     /** Keys whose descriptor values are paths. */
@@ -145,7 +167,31 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
             MAX_TOKENS_DEFAULT), o.string("extra-body"), o.bool("usage", true), positive(o, "inflight",
             IN_FLIGHT_DEFAULT), choice(o, "http", "1.1", "2").equals("2"), o.string("api-key"),
             Math.max(0, o.longValue("connect-timeout-ms", 10_000)),
-            Math.max(1, o.longValue("timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)));
+            Math.max(1, o.longValue("timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)), slo(o, "slo-ttft-ms"),
+            slo(o, "slo-tpot-ms"), slo(o, "slo-e2e-ms"), o.path("requests-file"), o.path("max-tokens-file"));
+    }
+
+    private static long slo(final SutOptions o, final String key)
+    {
+        final String text = o.string(key);
+        if (text == null)
+        {
+            return 0;
+        }
+        final double ms;
+        try
+        {
+            ms = Double.parseDouble(text.strip());
+        }
+        catch (final NumberFormatException ex)
+        {
+            throw o.invalid(key, "milliseconds, e.g. 200 or 12.5", ex);
+        }
+        if (!(ms > 0) || Double.isInfinite(ms))
+        {
+            throw o.invalid(key, "milliseconds greater than 0", null);
+        }
+        return Math.round(ms * 1e6);
     }
 
     private static String choice(final SutOptions o, final String key, final String... choices)

@@ -18,8 +18,11 @@ import org.agrona.concurrent.BackoffIdleStrategy;
 import org.agrona.concurrent.IdleStrategy;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SutLogNotes;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.sut.network.FleetMonitor;
+import org.jloadgen.sut.network.TransportCpus;
 
 /**
  * A Network SUT of OpenAI-compatible LLM servers (vLLM, TGI, SGLang...): each sample is one streaming
@@ -32,20 +35,26 @@ import org.jloadgen.sut.network.FleetMonitor;
  * an HTTP error or an error event, breaks off a stream or leaves one unfinished for {@code timeout-ms} fails the
  * run naming the server and the samples lost on it.
  */
-public final class OpenAiSut implements SystemUnderTest, AutoCloseable
+public final class OpenAiSut implements SystemUnderTest, SutLogNotes, AutoCloseable
 {
     private static final JsonFactory JSON = new JsonFactory();
     /** Longest park of the issuing thread while every stream slot is busy. */
     static final long WAIT_MAX_PARK_NS = 50_000;
 
     private final OpenAiOptions options;
+    private LlmMetrics metrics;
+    private final RequestExport export;
+    private Runnable afterTextEvent = () -> { };
     private final PromptLibrary prompts;
     private final HttpClient client;
     private final Endpoint[] endpoints;
     private final IdleStrategy waitIdle = new BackoffIdleStrategy(100, 20, 1_000, WAIT_MAX_PARK_NS);
     private final FleetMonitor monitor;
+    private final TransportCpus transportCpus;
     /** Issuing thread only. */
     private int nextEndpoint;
+    /** Samples issued after a failure and not sent. Issuing thread; read after the run. */
+    private long notSent;
 
     /**
      * @param options the options.
@@ -57,6 +66,8 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
         this.options = options;
         this.prompts = prompts;
         this.client = client;
+        this.metrics = new LlmMetrics(System::nanoTime, options.slos());
+        this.export = options.requestsFile() == null ? null : new RequestExport(options.requestsFile());
         final List<URI> urls = options.urls();
         this.endpoints = new Endpoint[urls.size()];
         for (int i = 0; i < endpoints.length; i++)
@@ -64,7 +75,15 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
             endpoints[i] = new Endpoint(i, urls.get(i), options.inFlight(), this);
         }
         this.monitor = new FleetMonitor(List.of(endpoints), options.requestTimeoutMs(), "jloadgen-openai-watchdog");
+        // The JDK client reads every connection on its selector thread and runs the body handlers (the event
+        // parsing that completes samples) on its executor's threads: two busy threads at least.
+        this.transportCpus = TransportCpus.register(CpuBudget.process(), HTTP_CLIENT_THREADS, "OpenAI client: JDK "
+            + "HttpClient selector and response threads", urls.stream().map(u -> "server " + u).toList(),
+            urls.stream().map(URI::getHost).toList());
     }
+
+    /** The JDK HttpClient's threads counted against the CPU budget: its selector and a response thread. */
+    static final int HTTP_CLIENT_THREADS = 2;
 
     /**
      * @param options the options.
@@ -188,7 +207,7 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
             }
             catch (final IllegalArgumentException ex)
             {
-                throw new UncheckedIOException(new IOException(ex.getMessage(), ex));
+                throw new UncheckedIOException(ex.getMessage(), new IOException(ex.getMessage(), ex));
             }
             b.append(i == 0 ? "" : ", ").append(endpoints[i].url());
         }
@@ -205,9 +224,13 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
             final StreamCall call = takeSlot();
             if (call == null)
             {
+                // The run failed (the engine knows); the rest of this query is not sent.
+                notSent += n - i;
                 return;
             }
-            call.start(samples.responseId(i), prompts.request(call.endpoint().number(), samples.loadedPosition(i)));
+            final int position = samples.loadedPosition(i);
+            call.start(samples.responseId(i), samples.sampleIndex(i), prompts.request(call.endpoint().number(),
+                position));
         }
     }
 
@@ -254,6 +277,75 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     }
 
     /**
+     * @return the client's LLM metrics.
+     */
+    LlmMetrics metrics()
+    {
+        return metrics;
+    }
+
+    /**
+     * @return the per-request export, or {@code null}.
+     */
+    RequestExport export()
+    {
+        return export;
+    }
+
+    /**
+     * Tests: the clock the metrics read (a stepped one), and what to do after each text event is timed.
+     *
+     * @param clock the clock.
+     * @param after run on the HTTP client's thread after each text event's reading.
+     */
+    void metricsClock(final org.agrona.concurrent.NanoClock clock, final Runnable after)
+    {
+        metrics = new LlmMetrics(clock, options.slos());
+        afterTextEvent = after;
+    }
+
+    /**
+     * A text event was timed (for tests that step a clock).
+     */
+    void afterTextEvent()
+    {
+        afterTextEvent.run();
+    }
+
+    /**
+     * @return the LLM metrics of the run as JLoadGen's own detail-log records.
+     */
+    @Override
+    public List<Note> notesAfterRun()
+    {
+        metrics.collect();
+        final List<Note> notes = new ArrayList<>(metrics.notes());
+        if (export != null)
+        {
+            export.flush();
+            notes.add(new Note(LlmMetrics.KEY + "requests_file", options.requestsFile().toString()));
+        }
+        return notes;
+    }
+
+    /**
+     * @return the LLM metrics for the console, and where the per-request export went.
+     */
+    public String describeMetrics()
+    {
+        metrics.collect();
+        return metrics.describe() + (export == null ? "" : "\n  per request: " + export.describe());
+    }
+
+    /**
+     * @return whether a sample's token count is the usage chunk's ({@code usage=true}) rather than its text events.
+     */
+    boolean countsUsage()
+    {
+        return options.usage();
+    }
+
+    /**
      * @return the HTTP client the streams use.
      */
     HttpClient client()
@@ -286,12 +378,25 @@ public final class OpenAiSut implements SystemUnderTest, AutoCloseable
     }
 
     /**
+     * @return the totals over every server, with the samples not sent after a failure.
+     */
+    public String describeTotals()
+    {
+        return monitor.describeTotals(notSent);
+    }
+
+    /**
      * Stops the watchdog and the HTTP client (open streams are abandoned).
      */
     @Override
     public void close()
     {
         monitor.close();
+        transportCpus.close();
         client.shutdownNow();
+        if (export != null)
+        {
+            export.close();
+        }
     }
 }

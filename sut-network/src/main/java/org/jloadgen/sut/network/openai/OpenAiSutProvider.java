@@ -68,12 +68,19 @@ public final class OpenAiSutProvider implements SutProvider
             }
 
             @Override
+            public boolean streamsTokens()
+            {
+                return true;
+            }
+
+            @Override
             public void close()
             {
-                final String failure = sut.failure();
-                System.err.println("jloadgen: openai SUT: " + (failure != null ? failure + "\n" : "")
+                // A failure was said once already, by the engine; these counts add up with its own.
+                System.err.println("jloadgen: openai SUT: " + sut.describeTotals() + "\n"
                     + sut.describeServers().replaceAll("(?m)^", "  "));
                 sut.close();
+                System.err.println("jloadgen: openai SUT, LLM metrics: " + sut.describeMetrics());
             }
         };
     }

@@ -31,6 +31,8 @@ final class PromptLibrary implements QuerySampleLibrary
     private final List<String> prompts;
     private final List<long[]> tokenPrompts;
     private final String extraFields;
+    /** Each prompt's max tokens ({@code max-tokens-file}), or {@code null} for {@code max-tokens} for all. */
+    private final int[] maxTokens;
     private HttpRequest[][] requests = new HttpRequest[0][];
 
     /**
@@ -72,6 +74,50 @@ final class PromptLibrary implements QuerySampleLibrary
             throw new IllegalArgumentException("prompts file " + options.prompts() + " has no prompts");
         }
         this.extraFields = extraFields(options.extraBody());
+        this.maxTokens = options.maxTokensFile() == null ? null : maxTokens(options.maxTokensFile(),
+            Math.max(prompts.size(), tokenPrompts.size()));
+    }
+
+    /**
+     * @param file  one positive integer per line, a line per prompt.
+     * @param count the prompts.
+     * @return the integers.
+     * @throws IllegalArgumentException naming the file and line of a bad value or a count that differs.
+     */
+    private static int[] maxTokens(final Path file, final int count)
+    {
+        final List<String> lines;
+        try
+        {
+            lines = Files.readAllLines(file, StandardCharsets.UTF_8).stream().filter(l -> !l.isBlank()).toList();
+        }
+        catch (final IOException ex)
+        {
+            throw new IllegalArgumentException("cannot read max-tokens-file " + file + ": " + ex.getMessage(), ex);
+        }
+        if (lines.size() != count)
+        {
+            throw new IllegalArgumentException("max-tokens-file " + file + " has " + lines.size() + " lines for "
+                + count + " prompts: give one per prompt");
+        }
+        final int[] values = new int[count];
+        for (int i = 0; i < count; i++)
+        {
+            try
+            {
+                values[i] = Integer.parseInt(lines.get(i).strip());
+            }
+            catch (final NumberFormatException ex)
+            {
+                values[i] = 0;
+            }
+            if (values[i] < 1)
+            {
+                throw new IllegalArgumentException("max-tokens-file " + file + ", value " + (i + 1) + ": '"
+                    + lines.get(i).strip() + "' is not a positive integer");
+            }
+        }
+        return values;
     }
 
     private static long[] tokens(final Path file, final int lineNumber, final String line)
@@ -156,7 +202,7 @@ final class PromptLibrary implements QuerySampleLibrary
             {
                 g.writeStringField("prompt", prompts.get(index));
             }
-            g.writeNumberField("max_tokens", options.maxTokens());
+            g.writeNumberField("max_tokens", maxTokens != null ? maxTokens[index] : options.maxTokens());
             g.writeBooleanField("stream", true);
             if (options.usage())
             {

@@ -41,6 +41,13 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     private boolean firstToken;
     private long contentEvents;
     private long usageTokens;
+    private long promptTokens;
+    private long sample;
+    private long sendNs;
+    private long firstNs;
+    private long lastEventNs;
+    private long itlMinNs;
+    private long itlMaxNs;
     private boolean finished;
     private CompletableFuture<Void> body;
     /** When the stream started, for the watchdog; 0 while the slot is free. */
@@ -55,12 +62,22 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     /**
      * Sends a prompt. Issuing thread.
      *
-     * @param id      the sample's response id.
-     * @param request the prompt's request to this server.
+     * @param id       the sample's response id.
+     * @param index    the prompt's QSL index (its line among the prompts), for the export.
+     * @param request  the prompt's request to this server.
      */
-    void start(final long id, final HttpRequest request)
+    void start(final long id, final long index, final HttpRequest request)
     {
         responseId = id;
+        sample = index;
+        promptTokens = -1;
+        firstNs = 0;
+        itlMinNs = -1;
+        itlMaxNs = -1;
+        final LlmMetrics metrics = sut.metrics();
+        sendNs = metrics.nowNs();
+        lastEventNs = sendNs;
+        metrics.sent(sendNs);
         status = 0;
         firstToken = false;
         contentEvents = 0;
@@ -171,13 +188,32 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             fail("sent an error event: " + chunk.error());
             return;
         }
-        if (chunk.completionTokens() >= 0)
+        // usage=false counts text events, as documented, even where a server sends a usage chunk unasked.
+        if (chunk.completionTokens() >= 0 && sut.countsUsage())
         {
             usageTokens = chunk.completionTokens();
+        }
+        if (chunk.promptTokens() >= 0 && sut.countsUsage())
+        {
+            promptTokens = chunk.promptTokens();
         }
         final CharSequence content = chunk.content();
         if (content.length() > 0)
         {
+            final long nowNs = sut.metrics().nowNs();
+            if (firstToken)
+            {
+                final long gapNs = nowNs - lastEventNs;
+                sut.metrics().interTokenGap(gapNs);
+                itlMinNs = itlMinNs < 0 ? gapNs : Math.min(itlMinNs, gapNs);
+                itlMaxNs = Math.max(itlMaxNs, gapNs);
+            }
+            else
+            {
+                firstNs = nowNs;
+            }
+            lastEventNs = nowNs;
+            sut.afterTextEvent();
             if (!firstToken)
             {
                 firstToken = true;
@@ -206,8 +242,20 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             return;
         }
         finished = true;
+        final long endNs = sut.metrics().nowNs();
+        final long tokens = usageTokens >= 0 ? usageTokens : contentEvents;
+        sut.metrics().answered(sendNs, firstNs, endNs, tokens, promptTokens);
+        final RequestExport export = sut.export();
+        if (export != null)
+        {
+            final long e2e = endNs - sendNs;
+            final long ttft = firstNs == 0 ? -1 : firstNs - sendNs;
+            export.record(responseId, sample, endpoint.number(), true, sendNs, ttft, e2e,
+                tokens > 1 && ttft >= 0 ? (e2e - ttft) / (tokens - 1) : -1, itlMinNs, itlMaxNs, contentEvents, tokens,
+                promptTokens);
+        }
         endpoint.pool().answered();
-        sut.monitor().sink().complete(responseId, text, 0, textLength, usageTokens >= 0 ? usageTokens : contentEvents);
+        sut.monitor().sink().complete(responseId, text, 0, textLength, tokens);
     }
 
     private void fail(final String reason)
@@ -217,7 +265,44 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             return;
         }
         finished = true;
+        sut.metrics().failed(cause(reason));
+        final RequestExport export = sut.export();
+        if (export != null)
+        {
+            export.record(responseId, sample, endpoint.number(), false, sendNs, firstNs == 0 ? -1 : firstNs - sendNs,
+                -1, -1, itlMinNs, itlMaxNs, contentEvents, contentEvents, promptTokens);
+        }
         sut.monitor().requestFailed(endpoint, reason);
+    }
+
+    /**
+     * @param reason a failure's message.
+     * @return its cause, short, for counting: {@code HTTP 429}, {@code error event}, {@code broken stream}...
+     */
+    static String cause(final String reason)
+    {
+        if (reason.startsWith("answered HTTP "))
+        {
+            final int end = reason.indexOf(':');
+            return reason.substring("answered ".length(), end < 0 ? reason.length() : end);
+        }
+        if (reason.startsWith("sent an error event"))
+        {
+            return "error event";
+        }
+        if (reason.startsWith("sent an event that is not JSON"))
+        {
+            return "malformed event";
+        }
+        if (reason.startsWith("broke off the stream"))
+        {
+            return "broken stream";
+        }
+        if (reason.startsWith("did not answer"))
+        {
+            return "no answer";
+        }
+        return "other";
     }
 
     @Override

@@ -17,6 +17,7 @@ final class StreamChunk
 
     private final StringBuilder content = new StringBuilder();
     private long completionTokens;
+    private long promptTokens;
     private String error;
 
     /**
@@ -29,6 +30,7 @@ final class StreamChunk
     {
         content.setLength(0);
         completionTokens = -1;
+        promptTokens = -1;
         error = null;
         String objectType = null;
         String topMessage = null;
@@ -122,6 +124,10 @@ final class StreamChunk
             {
                 completionTokens = p.getValueAsLong(-1);
             }
+            else if ("prompt_tokens".equals(field))
+            {
+                promptTokens = p.getValueAsLong(-1);
+            }
             else
             {
                 p.skipChildren();
@@ -162,6 +168,14 @@ final class StreamChunk
     long completionTokens()
     {
         return completionTokens;
+    }
+
+    /**
+     * @return {@code usage.prompt_tokens}, or -1 when the event has none.
+     */
+    long promptTokens()
+    {
+        return promptTokens;
     }
 
     /**

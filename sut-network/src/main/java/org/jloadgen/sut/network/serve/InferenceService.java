@@ -8,6 +8,7 @@ import io.grpc.Status;
 import io.grpc.StatusRuntimeException;
 import io.grpc.stub.StreamObserver;
 import org.jloadgen.engine.VersionInfo;
+import org.jloadgen.sut.network.kserve.Datatypes;
 import org.jloadgen.sut.network.kserve.Shapes;
 import org.jloadgen.sut.network.kserve.proto.GRPCInferenceServiceGrpc;
 import org.jloadgen.sut.network.kserve.proto.ModelInferRequest;
@@ -285,10 +286,24 @@ final class InferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServi
         }
         final long[] shape = Shapes.of(input.getShapeList());
         final long[] expected = model.inputShape();
-        if (!Shapes.fits(expected, shape) || shape.length == 0 || shape[0] < 1)
+        for (int i = 0; i < shape.length; i++)
+        {
+            if (shape[i] < 0)
+            {
+                throw invalid("input '" + model.inputName() + "': the request's shape " + Shapes.format(shape)
+                    + " has a negative dimension (" + shape[i] + " at axis " + i + "); a request gives every "
+                    + "dimension's size, 0 or more (-1 means any size only in the model's metadata)");
+            }
+        }
+        if (!Shapes.fits(expected, shape))
         {
             throw invalid("input '" + model.inputName() + "' has shape " + Shapes.format(expected)
                 + ", the request sends " + Shapes.format(shape));
+        }
+        if (shape[0] < 1)
+        {
+            throw invalid("input '" + model.inputName() + "': the request's shape " + Shapes.format(shape)
+                + " is a batch of 0 samples; the batch axis (the first) must be at least 1");
         }
         if (shape[0] > bridge.slotCount())
         {
@@ -297,6 +312,27 @@ final class InferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServi
         }
         final int entries = (int)shape[0];
         final ByteString raw = request.getRawInputContents(0);
+        final int elementBytes = Datatypes.elementBytes(input.getDatatype());
+        if (elementBytes > 0)
+        {
+            // Fixed-size elements (every datatype but BYTES): the tensor's bytes are its elements' bytes, exactly.
+            final long needed;
+            try
+            {
+                needed = Math.multiplyExact(Shapes.elements(shape), elementBytes);
+            }
+            catch (final ArithmeticException ex)
+            {
+                throw invalid("input '" + model.inputName() + "': the request's shape " + Shapes.format(shape)
+                    + " has more elements than a tensor can hold");
+            }
+            if (raw.size() != needed)
+            {
+                throw invalid("input '" + model.inputName() + "' " + input.getDatatype() + " " + Shapes.format(shape)
+                    + " needs " + needed + " bytes (" + Shapes.elements(shape) + " elements of " + elementBytes
+                    + " B), raw_input_contents has " + raw.size());
+            }
+        }
         if (model.readsData() && raw.size() != entries * model.sampleBytes())
         {
             throw invalid("input '" + model.inputName() + "' " + Shapes.format(shape) + " needs " + entries + " x "

@@ -19,6 +19,7 @@ import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.cli.api.SutCommandOptions;
+import org.jloadgen.concurrent.CpuBudget;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
 import org.jloadgen.sut.AtomicFiles;
@@ -122,6 +123,10 @@ public final class ServeCommand implements Callable<Integer>
             throw new IllegalArgumentException("--tls-cert and --tls-key go together");
         }
         final long[] sampleShape = parseShape(inputShape);
+        // The server's event loop reads, checks and issues every request and writes every answer: counted before the
+        // SUT is made, so that its workers spin only where a CPU is left over (the toolkit's AUTO worker wait).
+        final CpuBudget.Registration eventLoop = CpuBudget.process().addSutThreads(1, "jloadgen serve: gRPC/Netty "
+            + "server event loop (one per client connection; 1 counted), PARK (it waits in epoll for the network)");
         final SutInstance instance;
         try
         {
@@ -129,9 +134,10 @@ public final class ServeCommand implements Callable<Integer>
         }
         catch (final IllegalArgumentException ex)
         {
+            eventLoop.close();
             throw new IllegalArgumentException("SUT '" + sutName + "' could not be started: " + ex.getMessage(), ex);
         }
-        try (instance)
+        try (eventLoop; instance)
         {
             final ServedModel model = ServedModel.of(modelName != null ? modelName : sutName, sutName, instance,
                 inputDatatype, sampleShape);
@@ -162,6 +168,7 @@ public final class ServeCommand implements Callable<Integer>
         {
             service.nodeName(nodeName != null ? nodeName : "jloadgen@" + hostName() + ":" + port);
         }
+        TransportLog.install(out, maxMessageMb);
         final Server server;
         try
         {
@@ -185,10 +192,16 @@ public final class ServeCommand implements Callable<Integer>
         final Thread hook = new Thread(() -> stop(service, server, stopped), "jloadgen-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);
         out.println("jloadgen serve: node '" + name + "' listening on " + host + ":" + boundPort
-            + (tlsCert == null ? "" : " (TLS)"));
+            + (tlsCert == null ? " (plaintext; --tls-cert and --tls-key serve TLS)" : " (TLS)"));
+        out.println("  bind   " + describeBind(host));
         out.println("  SUT    " + instance.sut().name() + " (" + sutName + ")");
         out.println("  " + model.describe());
-        out.println("  slots  " + bridge.slotCount() + " receive slots");
+        out.println("  slots  " + bridge.slotCount() + " receive slots, requests up to " + maxMessageMb + " MiB");
+        out.println("  cpus   " + CpuBudget.process().describe());
+        for (final String threads : CpuBudget.process().sutThreadDescriptions())
+        {
+            out.println("         " + threads);
+        }
         out.flush();
         if (portFile != null)
         {
@@ -198,6 +211,25 @@ public final class ServeCommand implements Callable<Integer>
         server.awaitTermination();
         stopped.await(DRAIN_MS + 5_000, TimeUnit.MILLISECONDS);
         return ExitCodes.VALID;
+    }
+
+    /**
+     * @param host the address listened on.
+     * @return who can reach it, and how to restrict it.
+     */
+    static String describeBind(final String host)
+    {
+        final InetSocketAddress address = new InetSocketAddress(host, 0);
+        if (address.getAddress() != null && address.getAddress().isAnyLocalAddress())
+        {
+            return "every interface (" + host + "): any host that reaches this machine can call it; --host 127.0.0.1 "
+                + "keeps it to this machine, --host ADDRESS to one network";
+        }
+        if (address.getAddress() != null && address.getAddress().isLoopbackAddress())
+        {
+            return "loopback only (" + host + "): only this machine can call it";
+        }
+        return "one interface (" + host + "): hosts that reach that address can call it";
     }
 
     private static void stop(final InferenceService service, final Server server, final CountDownLatch stopped)

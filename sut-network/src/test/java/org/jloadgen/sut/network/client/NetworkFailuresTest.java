@@ -2,6 +2,7 @@ package org.jloadgen.sut.network.client;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -120,10 +121,26 @@ class NetworkFailuresTest
              ServeProcess b = ServeProcess.start(dir, "node-b", "--sut", "synthetic", "--model", "null",
                  "--sut-opt", "misbehave=fail", "--sut-opt", "misbehave-after=100");
              NetworkSutProvider.Instance instance = client(Map.of("endpoints", a.endpoint() + "," + b.endpoint(),
-                 "model", "null", "balance", "round-robin")))
+                 "model", "null", "balance", "round-robin", "warmup-ms", "0")))
         {
             final TestResult result = run(instance, dir.resolve("failed"));
             assertInvalidNaming(result, "node-b", "the SUT failed");
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldStopBeforeTheRunNamingANodeThatFailsDuringTheWarmUp() throws Exception
+    {
+        try (ServeProcess a = ServeProcess.start(dir, "node-a", "--sut", "null");
+             ServeProcess b = ServeProcess.start(dir, "node-b", "--sut", "synthetic", "--model", "null",
+                 "--sut-opt", "misbehave=fail", "--sut-opt", "misbehave-after=100"))
+        {
+            final IllegalArgumentException ex = assertThrows(IllegalArgumentException.class, () -> client(Map.of(
+                "endpoints", a.endpoint() + "," + b.endpoint(), "model", "null", "balance", "round-robin")));
+            assertTrue(ex.getMessage().startsWith("a node failed during the network warm-up: node 'node-b' "
+                + "(127.0.0.1:"), ex.getMessage());
+            assertTrue(ex.getMessage().contains("the SUT failed"), ex.getMessage());
         }
     }
 
@@ -134,7 +151,7 @@ class NetworkFailuresTest
         try (ServeProcess a = ServeProcess.start(dir, "node-a", "--sut", "synthetic", "--model", "m",
                  "--sut-opt", "misbehave=never", "--sut-opt", "misbehave-after=100");
              NetworkSutProvider.Instance instance = client(Map.of("endpoints", a.endpoint(), "model", "m",
-                 "timeout-ms", "1000")))
+                 "timeout-ms", "1000", "warmup-ms", "0")))
         {
             final long startNs = System.nanoTime();
             final TestResult result = run(instance, dir.resolve("silent"));

@@ -39,6 +39,10 @@ final class FakeLlmServer implements AutoCloseable
     private final Semaphore completed = new Semaphore(0);
     private final AtomicInteger requests = new AtomicInteger();
     private volatile int failPrompt = -1;
+    private volatile int rateLimitEvery;
+    private volatile boolean usageAlways;
+    private final Semaphore textTimed = new Semaphore(0);
+    private volatile boolean stepEachToken;
     private volatile boolean failWithEvent;
 
     /**
@@ -120,6 +124,39 @@ final class FakeLlmServer implements AutoCloseable
     }
 
     /**
+     * @param every answer HTTP 429 (rate limited) to every {@code every}-th streaming request (0: never).
+     */
+    void rateLimitEvery(final int every)
+    {
+        rateLimitEvery = every;
+    }
+
+    /**
+     * Sends a usage chunk whether asked or not, with a token count unlike the text events' (as a server that counts
+     * its tokens otherwise would).
+     */
+    void usageAlways()
+    {
+        usageAlways = true;
+    }
+
+    /**
+     * Stepped timing: waits, after each text event, until the client has timed it ({@link #textTimed()}).
+     */
+    void stepEachToken()
+    {
+        stepEachToken = true;
+    }
+
+    /**
+     * The client timed a text event (stepped timing).
+     */
+    void textTimed()
+    {
+        textTimed.release();
+    }
+
+    /**
      * The client completed a sample (stepped timing).
      */
     void completionRecorded()
@@ -141,7 +178,7 @@ final class FakeLlmServer implements AutoCloseable
 
     private void stream(final HttpExchange ex, final boolean chat) throws IOException
     {
-        requests.incrementAndGet();
+        final int number = requests.incrementAndGet();
         final String request = new String(ex.getRequestBody().readAllBytes(), StandardCharsets.UTF_8);
         final Matcher m = PROMPT.matcher(request);
         if (!request.contains("\"stream\":true") || !request.contains("\"model\":\"" + MODEL + "\"") || !m.find())
@@ -150,12 +187,18 @@ final class FakeLlmServer implements AutoCloseable
             return;
         }
         final int prompt = Integer.parseInt(m.group(1));
+        final int every = rateLimitEvery;
+        if (every > 0 && number % every == 0)
+        {
+            reply(ex, 429, "{\"object\":\"error\",\"message\":\"rate limit reached, retry later\"}");
+            return;
+        }
         if (prompt == failPrompt && !failWithEvent)
         {
             reply(ex, 500, "{\"object\":\"error\",\"message\":\"the engine is out of KV cache\"}");
             return;
         }
-        final boolean usage = request.contains("\"include_usage\":true");
+        final boolean usage = usageAlways || request.contains("\"include_usage\":true");
         ex.getResponseHeaders().add("Content-Type", "text/event-stream");
         ex.sendResponseHeaders(200, 0);
         try (OutputStream out = ex.getResponseBody())
@@ -174,6 +217,11 @@ final class FakeLlmServer implements AutoCloseable
                     ? "{\"choices\":[{\"index\":0,\"delta\":{\"content\":\"" + piece + "\"},\"finish_reason\":null}]}"
                     : "{\"id\":\"cmpl-" + prompt + "\",\"object\":\"text_completion\",\"choices\":[{\"index\":0,"
                         + "\"text\":\"" + piece + "\",\"logprobs\":null,\"finish_reason\":null}],\"usage\":null}");
+                if (stepEachToken)
+                {
+                    // Stepped timing of every token: the clock moves on only once the client has timed this one.
+                    await(textTimed);
+                }
                 if (t == 0)
                 {
                     await(firstTokenSeen);
@@ -186,8 +234,8 @@ final class FakeLlmServer implements AutoCloseable
             }
             if (usage)
             {
-                event(out, "{\"choices\":[],\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":" + n
-                    + ",\"total_tokens\":" + (n + 2) + "}}");
+                event(out, "{\"choices\":[],\"usage\":{\"prompt_tokens\":2,\"completion_tokens\":"
+                    + (usageAlways ? n + 100 : n) + ",\"total_tokens\":" + (n + 2) + "}}");
             }
             event(out, "[DONE]");
         }

@@ -26,6 +26,7 @@ import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseCallback;
 import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.ServerWaitStrategy;
+import org.jloadgen.api.SutLogNotes;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
@@ -90,9 +91,14 @@ class OpenAiSutTest
     void shouldLogTheScriptedTimeToFirstTokenAndTimePerOutputTokenExactly() throws Exception
     {
         final SteppedClock clock = new SteppedClock(1_000_000_000L);
+        final Path requests = dir.resolve("requests.jsonl");
+        // Goodput: TTFT 25 ms and TPOT 5 ms meet these; E2E = 25 + 5 x (tokens - 1) ms meets 45 ms up to 5 tokens.
         try (FakeLlmServer server = new FakeLlmServer(TTFT_NS, TPOT_NS, clock);
-             SutInstance instance = client(server))
+             SutInstance instance = client(server, "slo-ttft-ms", "30", "slo-tpot-ms", "5", "slo-e2e-ms", "45",
+                 "requests-file", requests.toString()))
         {
+            server.stepEachToken();
+            ((OpenAiSut)instance.sut()).metricsClock(clock, server::textTimed);
             final SystemUnderTest signalling = new Signalling(instance.sut(), server);
             final EngineOptions engine = new EngineOptions().clock(clock).wallClock(clock).jitWarmupMs(0)
                 .completionWait(CompletionWaitStrategy.YIELD).latencyHistogram(false);
@@ -116,7 +122,73 @@ class OpenAiSutTest
             assertEquals(TTFT_NS + 2 * TPOT_NS, value(detail, "result_min_latency_ns"));
             assertEquals(TTFT_NS + 6 * TPOT_NS, value(detail, "result_max_latency_ns"));
             assertTrue(server.requests() >= 40);
+            assertClientMetrics(detail, requests, ((OpenAiSut)instance.sut()).describeMetrics());
         }
+    }
+
+    /**
+     * The client's LLM metrics against the script: every gap between tokens is TPOT exactly, in the per-request
+     * export (exact) and the detail log's histograms (HdrHistogram's 3 significant digits).
+     */
+    private static void assertClientMetrics(final MlLogParser detail, final Path requests, final String console)
+        throws Exception
+    {
+        final long answered = value(detail, "jloadgen_llm_requests_answered");
+        assertEquals(value(detail, "generated_query_count"), answered);
+        assertEquals(0, value(detail, "jloadgen_llm_requests_failed"));
+        for (final String p : new String[] {"p50", "p99", "max"})
+        {
+            assertClose(TTFT_NS, value(detail, "jloadgen_llm_ttft_" + p + "_ns"), "ttft " + p);
+            assertClose(TPOT_NS, value(detail, "jloadgen_llm_itl_" + p + "_ns"), "itl " + p);
+            assertClose(TPOT_NS, value(detail, "jloadgen_llm_tpot_" + p + "_ns"), "tpot " + p);
+        }
+        assertClose(TTFT_NS + 6 * TPOT_NS, value(detail, "jloadgen_llm_e2e_max_ns"), "e2e max");
+        assertEquals(7, value(detail, "jloadgen_llm_output_tokens_max"));
+        long tokens = 0;
+        long gaps = 0;
+        long good = 0;
+        final List<String> lines = Files.readAllLines(requests);
+        assertEquals(answered, lines.size());
+        final java.util.regex.Pattern field = java.util.regex.Pattern.compile("\"([a-z0-9_]+)\":(-?\\d+|true|false)");
+        for (final String line : lines)
+        {
+            final Map<String, String> f = new HashMap<>();
+            final java.util.regex.Matcher m = field.matcher(line);
+            while (m.find())
+            {
+                f.put(m.group(1), m.group(2));
+            }
+            final int n = FakeLlmServer.tokens(Integer.parseInt(f.get("sample")));
+            assertEquals("true", f.get("ok"), line);
+            assertEquals(TTFT_NS, Long.parseLong(f.get("ttft_ns")), line);
+            assertEquals(TPOT_NS, Long.parseLong(f.get("itl_min_ns")), line);
+            assertEquals(TPOT_NS, Long.parseLong(f.get("itl_max_ns")), line);
+            assertEquals(TPOT_NS, Long.parseLong(f.get("tpot_ns")), line);
+            assertEquals(TTFT_NS + (n - 1) * TPOT_NS, Long.parseLong(f.get("e2e_ns")), line);
+            assertEquals(n, Long.parseLong(f.get("output_tokens")), line);
+            assertEquals(2, Long.parseLong(f.get("input_tokens")), line);
+            tokens += n;
+            gaps += n - 1;
+            good += n <= 5 ? 1 : 0;
+        }
+        assertEquals(gaps, value(detail, "jloadgen_llm_itl_count"), "every gap between tokens is recorded");
+        assertEquals(tokens, value(detail, "jloadgen_llm_output_tokens"));
+        assertEquals(2 * answered, value(detail, "jloadgen_llm_input_tokens"));
+        assertEquals(good, value(detail, "jloadgen_llm_goodput_requests"));
+        assertTrue(good > 0 && good < answered, good + " of " + answered);
+        assertEquals("ttft <= 30 ms, tpot <= 5 ms, e2e <= 45 ms", detail.value("jloadgen_llm_slo"));
+        final double seconds = ((Number)detail.value("jloadgen_llm_duration_s")).doubleValue();
+        assertEquals(tokens / seconds, ((Number)detail.value("jloadgen_llm_output_tokens_per_second")).doubleValue(),
+            1e-4 * tokens / seconds);
+        assertEquals((tokens + 2 * answered) / seconds,
+            ((Number)detail.value("jloadgen_llm_total_tokens_per_second")).doubleValue(), 1e-4 * tokens / seconds);
+        assertTrue(console.contains("goodput: " + good + " of " + answered + " requests"), console);
+    }
+
+    private static void assertClose(final long expected, final long actual, final String what)
+    {
+        // HdrHistogram keeps 3 significant digits.
+        assertTrue(Math.abs(actual - expected) <= expected / 500, what + ": " + actual + " for " + expected);
     }
 
     @Test
@@ -127,6 +199,8 @@ class OpenAiSutTest
         try (FakeLlmServer server = new FakeLlmServer(2_000_000, 1_000_000, null);
              SutInstance instance = client(server, "api", "chat", "usage", "false", "http", "2", "inflight", "8"))
         {
+            // A usage chunk comes unasked, with another count: usage=false counts the text events all the same.
+            server.usageAlways();
             final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
                 .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(300).minDurationMs(2000)
                 .minQueryCount(100).serverTargetLatencyNs(60_000_000_000L).serverTtftLatencyNs(60_000_000_000L)
@@ -146,6 +220,67 @@ class OpenAiSutTest
                 checked.incrementAndGet();
             });
             assertEquals(value(detail, "generated_query_count"), checked.get());
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldEndWithOneMessageAndCountsThatAddUpWhenOneRequestInFortyIsRateLimited() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null);
+             SutInstance instance = client(server, "inflight", "16"))
+        {
+            server.rateLimitEvery(40);
+            final TestSettings settings = new TestSettings().scenario(TestScenario.SERVER)
+                .mode(TestMode.PERFORMANCE_ONLY).useTokenLatencies(true).serverTargetQps(200).minDurationMs(30_000);
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final TestResult result = run(instance.sut(), instance, settings, engine, dir.resolve("429"));
+            final List<String> errors = MlLogParser.parse(result.detailFile()).records().stream()
+                .filter(MlLogParser.Record::isError).map(r -> String.valueOf(r.value())).toList();
+            // One message for the failure, naming the server and what it answered, no class names.
+            assertEquals(1, errors.stream().filter(e -> e.contains("HTTP 429")).count(), errors::toString);
+            assertTrue(errors.stream().anyMatch(e -> e.startsWith("The SUT failed: server " + server.url()
+                + " failed: answered HTTP 429: {\"object\":\"error\",\"message\":\"rate limit reached, retry "
+                + "later\"}")), errors::toString);
+            assertTrue(errors.stream().noneMatch(e -> e.contains("Exception") || e.contains("threw")),
+                errors::toString);
+            // The client's counts add up with the engine's: issued = sent + not sent; never completed = failed + in
+            // flight + not sent.
+            final String totals = ((OpenAiSut)instance.sut()).describeTotals();
+            final java.util.regex.Matcher t = java.util.regex.Pattern.compile("(\\d+) samples issued: (\\d+) sent, "
+                + "(\\d+) answered, (\\d+) failed, (\\d+) in flight(?:, (\\d+) not sent \\(issued after the "
+                + "failure\\))?").matcher(totals);
+            assertTrue(t.matches(), totals);
+            final long failed = Long.parseLong(t.group(4));
+            final long inFlight = Long.parseLong(t.group(5));
+            final long notSent = t.group(6) == null ? 0 : Long.parseLong(t.group(6));
+            assertTrue(failed >= 1, totals);
+            final String summary = Files.readString(result.summaryFile());
+            final java.util.regex.Matcher s = java.util.regex.Pattern.compile("\\((\\d+) of (\\d+) never "
+                + "completed\\)").matcher(summary);
+            assertTrue(s.find(), summary);
+            assertEquals(Long.parseLong(t.group(1)), Long.parseLong(s.group(2)), totals + "\n" + summary);
+            assertEquals(failed + inFlight + notSent, Long.parseLong(s.group(1)), totals + "\n" + summary);
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldWarnOnceThatARunWithoutTokenLatenciesIsJudgedOnEndToEndLatency() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null))
+        {
+            final org.jloadgen.testing.CommandLineRun run = org.jloadgen.testing.CommandLineRun.jloadgen("run",
+                "--no-audit-config", "--sut", "openai", "--sut-opt", "url=" + server.url(), "--sut-opt",
+                "model=" + FakeLlmServer.MODEL, "--dataset", prompts().toString(), "--scenario", "Offline", "--set",
+                "offline_expected_qps=20", "--set", "min_duration_ms=0", "--set", "min_query_count=20", "--out",
+                dir.resolve("e2e").toString(), "--quiet");
+            final String warning = "jloadgen: warning: the SUT streams tokens but use_token_latencies is 0: the run "
+                + "is judged on end-to-end latency alone, not TTFT and TPOT (--set use_token_latencies=1)";
+            assertEquals(1, run.err().lines().filter(warning::equals).count(), run.out() + run.err());
+            assertTrue(run.err().matches("(?s).*jloadgen: openai SUT, LLM metrics: \\d+ answered, 0 failed.*"),
+                run.err());
         }
     }
 
@@ -212,8 +347,14 @@ class OpenAiSutTest
      * The SUT as the engine sees it, with a sink that tells the stepped server when the engine has taken each
      * timestamp, so the server moves the clock only afterwards.
      */
-    private static final class Signalling implements SystemUnderTest
+    private static final class Signalling implements SystemUnderTest, SutLogNotes
     {
+        @Override
+        public List<Note> notesAfterRun()
+        {
+            return sut instanceof final SutLogNotes notes ? notes.notesAfterRun() : List.of();
+        }
+
         private final SystemUnderTest sut;
         private final FakeLlmServer server;
 

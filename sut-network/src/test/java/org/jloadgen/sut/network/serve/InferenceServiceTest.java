@@ -275,7 +275,8 @@ class InferenceServiceTest
                 request("fashion", "FP32", image, 1, 1, 28, 28).build())));
             assertEquals("input 'pixels' has shape [-1,1,28,28], the request sends [1,28,28]", message(() -> s.stub()
                 .modelInfer(request("fashion", "UINT8", image, 1, 28, 28).build())));
-            assertEquals("input 'pixels' [2,1,28,28] needs 2 x 784 bytes, raw_input_contents has 784",
+            assertEquals("input 'pixels' UINT8 [2,1,28,28] needs 1568 bytes (1568 elements of 1 B), "
+                + "raw_input_contents has 784",
                 message(() -> s.stub().modelInfer(request("fashion", "UINT8", image, 2, 1, 28, 28).build())));
             final byte[] five = images(0, 5);
             assertEquals("a batch of 5 is more than the server's 4 receive slots", message(() -> s.stub()

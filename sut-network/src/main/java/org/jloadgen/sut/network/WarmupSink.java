@@ -1,0 +1,82 @@
+package org.jloadgen.sut.network;
+
+import java.util.concurrent.atomic.AtomicLong;
+
+import org.jloadgen.api.QuerySampleResponses;
+import org.jloadgen.api.ResponseCallback;
+import org.jloadgen.api.ResponseSink;
+
+/**
+ * Where a network SUT's warm-up requests complete before the run: it counts them and keeps nothing, so that the
+ * engine never sees them.
+ */
+public final class WarmupSink implements ResponseSink
+{
+    private final AtomicLong completed = new AtomicLong();
+    private volatile Throwable failure;
+
+    /**
+     * @return samples completed.
+     */
+    public long completed()
+    {
+        return completed.get();
+    }
+
+    /**
+     * @return the failure reported, or {@code null}.
+     */
+    public Throwable failure()
+    {
+        return failure;
+    }
+
+    @Override
+    public void complete(final long responseId)
+    {
+        completed.incrementAndGet();
+    }
+
+    @Override
+    public void complete(final long responseId, final long dataAddress, final long dataBytes, final long tokenCount)
+    {
+        completed.incrementAndGet();
+    }
+
+    @Override
+    public void complete(final long responseId, final byte[] data, final int offset, final int length,
+        final long tokenCount)
+    {
+        completed.incrementAndGet();
+    }
+
+    @Override
+    public void complete(final QuerySampleResponses responses, final int count)
+    {
+        completed.addAndGet(count);
+    }
+
+    @Override
+    public void complete(final QuerySampleResponses responses, final int count, final ResponseCallback callback)
+    {
+        completed.addAndGet(count);
+    }
+
+    @Override
+    public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
+    {
+        // Not counted: only completions are.
+    }
+
+    @Override
+    public void firstToken(final QuerySampleResponses responses, final int count)
+    {
+        // Not counted: only completions are.
+    }
+
+    @Override
+    public void fail(final Throwable cause)
+    {
+        failure = cause;
+    }
+}
