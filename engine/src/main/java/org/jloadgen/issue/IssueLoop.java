@@ -15,7 +15,8 @@ import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.schedule.Trace;
 
 /**
- * Issues one series (LoadGen's {@code IssueQueriesInternal}, spec §3.3) on the calling thread, then flushes
+ * Issues one series (spec §3.3; {@code loadgen/issue_query_controller.cc}, {@code IssueQueriesInternal}) on the
+ * calling thread, then flushes
  * and waits for the outstanding completions. Between the first and the last query nothing here allocates,
  * locks or logs: every query is a flyweight re-wrap, every wait reads the clock and a counter, and stops are
  * recorded as numbers that are formatted afterwards.

@@ -1,7 +1,8 @@
 package org.jloadgen.issue;
 
 /**
- * Why the issue loop of a series stopped, with LoadGen's message (spec §3.3).
+ * Why the issue loop of a series stopped, with LoadGen's message (spec §3.3;
+ * {@code loadgen/issue_query_controller.cc}, {@code IssueQueryController::IssueQueriesInternal}).
  */
 public enum StopReason
 {

@@ -99,7 +99,8 @@ public final class IssueTimes implements AutoCloseable
 
     /**
      * @param query query number in the series.
-     * @return its scheduled time relative to the origin (spec §6).
+     * @return its scheduled time relative to the origin (spec §6; {@code loadgen/loadgen.cc},
+     *         {@code GenerateQueries}).
      */
     public long scheduledRelativeNs(final long query)
     {

@@ -1,7 +1,8 @@
 package org.jloadgen.record;
 
 /**
- * What a performance series measured: LoadGen's {@code PerformanceResult} (spec §3.3). Times are seconds from
+ * What a performance series measured: LoadGen's {@code PerformanceResult} (spec §3.3;
+ * {@code loadgen/results.h}). Times are seconds from
  * the start of issuing; latencies are ns. Token arrays are empty unless token latencies are measured.
  *
  * @param sampleLatencies                 per-sample latencies, sorted.

@@ -9,7 +9,8 @@ import org.jloadgen.record.CompletionErrors.Kind;
 import org.jloadgen.schedule.Trace;
 
 /**
- * Turns a finished series' completion slots into LoadGen's {@link PerformanceResult} (spec §3.3): sample
+ * Turns a finished series' completion slots into LoadGen's {@link PerformanceResult} (spec §3.3;
+ * {@code loadgen/loadgen.cc}, {@code IssueQueries}): sample
  * latency = completion time − scheduled time, computed in place over the slots and sorted in place, so the
  * result needs no memory beyond the 8 bytes per sample the slots already hold. Runs after the timed part.
  */

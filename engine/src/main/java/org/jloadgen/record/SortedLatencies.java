@@ -3,7 +3,8 @@ package org.jloadgen.record;
 import java.util.Arrays;
 
 /**
- * Latencies in ns sorted ascending, as LoadGen sorts them before taking percentiles (spec §7.1). The engine
+ * Latencies in ns sorted ascending, as LoadGen sorts them before taking percentiles (spec §7.1;
+ * {@code loadgen/results.cc}, {@code PerformanceSummary::ProcessLatencies}). The engine
  * keeps large arrays off-heap and sorts them in place; small ones (tests, query latencies) live on the heap.
  */
 public interface SortedLatencies
