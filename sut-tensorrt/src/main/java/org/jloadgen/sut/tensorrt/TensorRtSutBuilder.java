@@ -19,7 +19,7 @@ import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
 import org.jloadgen.sut.tensorrt.device.ExecutionContext;
 import org.jloadgen.sut.tensorrt.device.Gpu;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * The steps of {@link TensorRtSut#open}, keeping what was opened so far to close it on failure.
@@ -56,7 +56,7 @@ final class TensorRtSutBuilder
         gpus.add(first);
         opened.push(first);
         byte[] plan = null;
-        final List<TensorSpec> tensors;
+        final List<EngineTensor> tensors;
         if (engine.engineFile() != null)
         {
             plan = readEngine(engine.engineFile());
@@ -69,8 +69,8 @@ final class TensorRtSutBuilder
             tensors = backend.inspect(engine.modelFile());
         }
         final String model = engine.source().getFileName().toString();
-        final TensorSpec input = pick(tensors, true, engine.inputName(), model);
-        final TensorSpec output = pick(tensors, false, engine.outputName(), model);
+        final EngineTensor input = pick(tensors, true, engine.inputName(), model);
+        final EngineTensor output = pick(tensors, false, engine.outputName(), model);
         dataset = SutDataset.open(options.dataset(), input.asModelInput(model));
         opened.push(dataset);
         settings = batchSettings(options.pipeline(), input, model);
@@ -146,16 +146,16 @@ final class TensorRtSutBuilder
         }
     }
 
-    private static TensorSpec pick(final List<TensorSpec> tensors, final boolean input, final String wanted,
+    private static EngineTensor pick(final List<EngineTensor> tensors, final boolean input, final String wanted,
         final String model)
     {
-        final List<TensorSpec> candidates = tensors.stream().filter(t -> t.input() == input).toList();
+        final List<EngineTensor> candidates = tensors.stream().filter(t -> t.input() == input).toList();
         final String what = input ? "input" : "output";
         if (wanted != null)
         {
             return candidates.stream().filter(t -> t.name().equals(wanted)).findFirst().orElseThrow(() ->
                 new IllegalArgumentException("model " + model + " has no " + what + " '" + wanted + "'; its "
-                    + what + "s: " + candidates.stream().map(TensorSpec::describe).toList()));
+                    + what + "s: " + candidates.stream().map(EngineTensor::describe).toList()));
         }
         if (candidates.isEmpty())
         {
@@ -164,13 +164,13 @@ final class TensorRtSutBuilder
         if (input && candidates.size() > 1)
         {
             throw new IllegalArgumentException("model " + model + " has " + candidates.size() + " inputs "
-                + candidates.stream().map(TensorSpec::describe).toList() + "; the tensorrt SUT feeds one input "
+                + candidates.stream().map(EngineTensor::describe).toList() + "; the tensorrt SUT feeds one input "
                 + "from the dataset");
         }
         return candidates.get(0);
     }
 
-    private PipelineSettings batchSettings(final PipelineSettings s, final TensorSpec input, final String model)
+    private PipelineSettings batchSettings(final PipelineSettings s, final EngineTensor input, final String model)
     {
         final long fixed = input.shape()[0];
         if (fixed < 0 || fixed == s.maxBatchSize())
@@ -187,7 +187,7 @@ final class TensorRtSutBuilder
             + " samples)"));
     }
 
-    private static Postprocess postprocess(final Postprocess asked, final TensorSpec output, final String model,
+    private static Postprocess postprocess(final Postprocess asked, final EngineTensor output, final String model,
         final Gpu gpu)
     {
         final long[] shape = output.shape();
@@ -227,7 +227,7 @@ final class TensorRtSutBuilder
     }
 
     private Engine buildOrLoad(final EngineCache cache, final Gpu gpu, final EngineSettings engine,
-        final TensorSpec input, final boolean dynamic)
+        final EngineTensor input, final boolean dynamic)
     {
         final int optBatch = engine.optBatch() > 0 ? Math.min(engine.optBatch(), settings.maxBatchSize())
             : settings.maxBatchSize();
@@ -264,7 +264,7 @@ final class TensorRtSutBuilder
         return e;
     }
 
-    private void checkProfiles(final Engine e, final TensorSpec input, final boolean dynamic, final String model)
+    private void checkProfiles(final Engine e, final EngineTensor input, final boolean dynamic, final String model)
     {
         if (dynamic && e.profiles() < settings.copyStreams())
         {
@@ -284,9 +284,9 @@ final class TensorRtSutBuilder
         }
     }
 
-    private IoLayout layout(final Engine e, final TensorSpec input, final TensorSpec output)
+    private IoLayout layout(final Engine e, final EngineTensor input, final EngineTensor output)
     {
-        final List<TensorSpec> engineTensors = e.tensors();
+        final List<EngineTensor> engineTensors = e.tensors();
         final List<String> outputs = new ArrayList<>();
         final List<Long> rowBytes = new ArrayList<>();
         final long[] sampleShape = dataset.sampleShape();
@@ -295,7 +295,7 @@ final class TensorRtSutBuilder
         {
             probe.prepare(input.name(), sampleShape);
             probe.setBatch(1);
-            for (final TensorSpec t : engineTensors)
+            for (final EngineTensor t : engineTensors)
             {
                 if (t.input())
                 {
@@ -336,7 +336,7 @@ final class TensorRtSutBuilder
             rowBytes.stream().mapToLong(Long::longValue).toArray(), returned, k, classes, accuracy);
     }
 
-    private static ClassificationAccuracy.DataType rawType(final TensorSpec output)
+    private static ClassificationAccuracy.DataType rawType(final EngineTensor output)
     {
         final DType t = output.dtype();
         if (DType.FLOAT32.equals(t))

@@ -21,7 +21,7 @@ import org.jloadgen.sut.tensorrt.dense.DensePlan;
 import org.jloadgen.sut.tensorrt.dense.DenseReference;
 import org.jloadgen.sut.tensorrt.dense.proto.OnnxDense;
 import org.jloadgen.sut.tensorrt.device.DeviceException;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -40,7 +40,7 @@ class DenseModelTest
     {
         final ModelDescriptor fashion = FashionMnist.prepare(FashionMnist.defaultCacheDir());
         final DenseModel model = DenseModel.read(fashion.modelFile());
-        assertEquals(new TensorSpec("pixels", true, "uint8", org.jloadgen.samples.DType.UINT8, 1,
+        assertEquals(new EngineTensor("pixels", true, "uint8", org.jloadgen.samples.DType.UINT8, 1,
             new long[] {-1, 1, 28, 28}), model.input());
         assertEquals("logits", model.output().name());
         assertArrayEquals(new long[] {-1, 10}, model.output().shape());

@@ -13,7 +13,7 @@ import ai.onnxruntime.OrtEnvironment;
 import ai.onnxruntime.OrtException;
 import ai.onnxruntime.OrtSession;
 import org.jloadgen.samples.DType;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedModel;
 
 /**
@@ -31,15 +31,15 @@ final class OrtModel implements SimulatedModel, AutoCloseable
     }
 
     @Override
-    public TensorSpec input()
+    public EngineTensor input()
     {
-        return new TensorSpec("pixels", true, "uint8", DType.UINT8, 1, new long[] {-1, 1, 28, 28});
+        return new EngineTensor("pixels", true, "uint8", DType.UINT8, 1, new long[] {-1, 1, 28, 28});
     }
 
     @Override
-    public TensorSpec output()
+    public EngineTensor output()
     {
-        return new TensorSpec("logits", false, "float32", DType.FLOAT32, 4, new long[] {-1, 10});
+        return new EngineTensor("logits", false, "float32", DType.FLOAT32, 4, new long[] {-1, 10});
     }
 
     @Override

@@ -14,7 +14,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceEvent;
 import org.jloadgen.sut.tensorrt.device.DeviceException;
 import org.jloadgen.sut.tensorrt.device.DeviceStream;
 import org.jloadgen.sut.tensorrt.device.Gpu;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedModel;
 import org.junit.jupiter.api.Test;
@@ -113,15 +113,15 @@ class SimulatedDeviceTest
         final SimulatedModel broken = new SimulatedModel()
         {
             @Override
-            public TensorSpec input()
+            public EngineTensor input()
             {
-                return new TensorSpec("input", true, "uint8", DType.UINT8, 1, new long[] {-1, 4});
+                return new EngineTensor("input", true, "uint8", DType.UINT8, 1, new long[] {-1, 4});
             }
 
             @Override
-            public TensorSpec output()
+            public EngineTensor output()
             {
-                return new TensorSpec("logits", false, "float32", DType.FLOAT32, 4, new long[] {-1, 2});
+                return new EngineTensor("logits", false, "float32", DType.FLOAT32, 4, new long[] {-1, 2});
             }
 
             @Override

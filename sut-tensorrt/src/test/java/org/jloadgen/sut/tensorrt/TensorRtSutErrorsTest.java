@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.samples.DType;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedBackend;
 import org.jloadgen.sut.tensorrt.simulated.SimulatedModel;
 import org.junit.jupiter.api.BeforeEach;
@@ -45,17 +45,17 @@ class TensorRtSutErrorsTest
         return new SimulatedModel()
         {
             @Override
-            public TensorSpec input()
+            public EngineTensor input()
             {
-                return new TensorSpec("input", true, "uint8", DType.UINT8, 1, new long[] {batchAxis, 1, 28, 28});
+                return new EngineTensor("input", true, "uint8", DType.UINT8, 1, new long[] {batchAxis, 1, 28, 28});
             }
 
             @Override
-            public TensorSpec output()
+            public EngineTensor output()
             {
                 return outputType.equals("int64")
-                    ? new TensorSpec("class", false, "int64", DType.INT64, 8, new long[] {batchAxis})
-                    : new TensorSpec("logits", false, "float32", DType.FLOAT32, 4, new long[] {batchAxis, 10});
+                    ? new EngineTensor("class", false, "int64", DType.INT64, 8, new long[] {batchAxis})
+                    : new EngineTensor("logits", false, "float32", DType.FLOAT32, 4, new long[] {batchAxis, 10});
             }
 
             @Override

@@ -34,7 +34,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceException;
 import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
 import org.jloadgen.sut.tensorrt.device.Gpu;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * The real device backend: CUDA 13 and TensorRT 10 through the JavaCPP presets ({@code org.bytedeco:cuda},
@@ -179,11 +179,11 @@ public final class CudaBackend implements DeviceBackend
     }
 
     @Override
-    public List<TensorSpec> inspect(final Path onnxModel)
+    public List<EngineTensor> inspect(final Path onnxModel)
     {
         final Parsed parsed = parse(onnxModel);
         final INetworkDefinition net = parsed.network();
-        final List<TensorSpec> tensors = new ArrayList<>();
+        final List<EngineTensor> tensors = new ArrayList<>();
         for (int i = 0; i < net.getNbInputs(); i++)
         {
             tensors.add(spec(net.getInput(i), true));
@@ -195,27 +195,27 @@ public final class CudaBackend implements DeviceBackend
         return tensors;
     }
 
-    private static TensorSpec spec(final ITensor tensor, final boolean input)
+    private static EngineTensor spec(final ITensor tensor, final boolean input)
     {
         return tensorSpec(tensor.getName(), input, tensor.getType(), dims(tensor.getDimensions()));
     }
 
-    static TensorSpec tensorSpec(final String name, final boolean input, final nvinfer.DataType type,
+    static EngineTensor tensorSpec(final String name, final boolean input, final nvinfer.DataType type,
         final long[] shape)
     {
         return switch (type)
         {
-            case kFLOAT -> new TensorSpec(name, input, "float32", DType.FLOAT32, 4, shape);
-            case kHALF -> new TensorSpec(name, input, "float16", DType.FLOAT16, 2, shape);
-            case kINT8 -> new TensorSpec(name, input, "int8", DType.INT8, 1, shape);
-            case kUINT8 -> new TensorSpec(name, input, "uint8", DType.UINT8, 1, shape);
-            case kINT32 -> new TensorSpec(name, input, "int32", DType.INT32, 4, shape);
-            case kINT64 -> new TensorSpec(name, input, "int64", DType.INT64, 8, shape);
-            case kBOOL -> new TensorSpec(name, input, "bool", DType.parse("bool"), 1, shape);
-            case kBF16 -> new TensorSpec(name, input, "bfloat16", null, 2, shape);
-            case kFP8 -> new TensorSpec(name, input, "fp8", null, 1, shape);
-            case kE8M0 -> new TensorSpec(name, input, "e8m0", null, 1, shape);
-            default -> new TensorSpec(name, input, type.name().substring(1).toLowerCase(Locale.ROOT), null, 0, shape);
+            case kFLOAT -> new EngineTensor(name, input, "float32", DType.FLOAT32, 4, shape);
+            case kHALF -> new EngineTensor(name, input, "float16", DType.FLOAT16, 2, shape);
+            case kINT8 -> new EngineTensor(name, input, "int8", DType.INT8, 1, shape);
+            case kUINT8 -> new EngineTensor(name, input, "uint8", DType.UINT8, 1, shape);
+            case kINT32 -> new EngineTensor(name, input, "int32", DType.INT32, 4, shape);
+            case kINT64 -> new EngineTensor(name, input, "int64", DType.INT64, 8, shape);
+            case kBOOL -> new EngineTensor(name, input, "bool", DType.parse("bool"), 1, shape);
+            case kBF16 -> new EngineTensor(name, input, "bfloat16", null, 2, shape);
+            case kFP8 -> new EngineTensor(name, input, "fp8", null, 1, shape);
+            case kE8M0 -> new EngineTensor(name, input, "e8m0", null, 1, shape);
+            default -> new EngineTensor(name, input, type.name().substring(1).toLowerCase(Locale.ROOT), null, 0, shape);
         };
     }
 

@@ -10,7 +10,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceException;
 import org.jloadgen.sut.tensorrt.device.DeviceStream;
 import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.ExecutionContext;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * A deserialized TensorRT engine.
@@ -27,9 +27,9 @@ final class TrtEngine implements Engine
     }
 
     @Override
-    public List<TensorSpec> tensors()
+    public List<EngineTensor> tensors()
     {
-        final List<TensorSpec> tensors = new ArrayList<>();
+        final List<EngineTensor> tensors = new ArrayList<>();
         for (int i = 0; i < engine.getNbIOTensors(); i++)
         {
             final String name = engine.getIOTensorName(i);

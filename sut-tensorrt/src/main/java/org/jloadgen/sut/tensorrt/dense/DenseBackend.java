@@ -9,7 +9,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceException;
 import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
 import org.jloadgen.sut.tensorrt.device.Gpu;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * A device backend that runs dense-chain ONNX models ({@link DenseModel}) without TensorRT: the model is read by
@@ -35,7 +35,7 @@ public abstract class DenseBackend implements DeviceBackend
     }
 
     @Override
-    public List<TensorSpec> inspect(final java.nio.file.Path onnxModel)
+    public List<EngineTensor> inspect(final java.nio.file.Path onnxModel)
     {
         return DenseModel.read(onnxModel).tensors();
     }

@@ -9,7 +9,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceStream;
 import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.ExecutionContext;
 import org.jloadgen.sut.tensorrt.device.Gpu;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * A dense model on one device: its weights, biases and prologue constants copied to device memory once; each
@@ -102,7 +102,7 @@ public final class DenseEngine implements Engine
     }
 
     @Override
-    public List<TensorSpec> tensors()
+    public List<EngineTensor> tensors()
     {
         return model.tensors();
     }

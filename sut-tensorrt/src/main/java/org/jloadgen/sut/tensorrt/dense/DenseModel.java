@@ -6,7 +6,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import com.google.protobuf.InvalidProtocolBufferException;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 import org.jloadgen.sut.tensorrt.dense.proto.OnnxDense;
 
 /**
@@ -24,7 +24,7 @@ import org.jloadgen.sut.tensorrt.dense.proto.OnnxDense;
  * @param layers      the dense layers, in order.
  * @param softmax     whether a softmax over each output row ends the chain.
  */
-public record DenseModel(String source, TensorSpec input, TensorSpec output, int features, List<Step> steps,
+public record DenseModel(String source, EngineTensor input, EngineTensor output, int features, List<Step> steps,
     List<Layer> layers, boolean softmax)
 {
     /** ONNX TensorProto.DataType FLOAT. */
@@ -119,7 +119,7 @@ public record DenseModel(String source, TensorSpec input, TensorSpec output, int
     /**
      * @return the input and the output.
      */
-    public List<TensorSpec> tensors()
+    public List<EngineTensor> tensors()
     {
         return List.of(input, output);
     }

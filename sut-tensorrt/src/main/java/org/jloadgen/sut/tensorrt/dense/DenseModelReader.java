@@ -14,7 +14,7 @@ import org.jloadgen.sut.tensorrt.dense.DenseModel.Layer;
 import org.jloadgen.sut.tensorrt.dense.DenseModel.Op;
 import org.jloadgen.sut.tensorrt.dense.DenseModel.Step;
 import org.jloadgen.sut.tensorrt.dense.proto.OnnxDense;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * Reads a {@link DenseModel} from an ONNX graph: walks the nodes in order (ONNX stores them topologically sorted),
@@ -71,7 +71,7 @@ final class DenseModelReader
             throw bad("the cublas backend needs exactly one graph output, the model has "
                 + graph.getOutputCount());
         }
-        final TensorSpec input = spec(inputs.get(0), true);
+        final EngineTensor input = spec(inputs.get(0), true);
         if (input.dtype() == null || !("float32".equals(input.typeName()) || "uint8".equals(input.typeName())
             || "int8".equals(input.typeName())))
         {
@@ -116,7 +116,7 @@ final class DenseModelReader
             throw bad("the graph output '" + out.getName() + "' is not the end of the chain ('" + current + "')");
         }
         final long batch = input.shape()[0];
-        final TensorSpec output = new TensorSpec(out.getName(), false, "float32", DType.FLOAT32, 4,
+        final EngineTensor output = new EngineTensor(out.getName(), false, "float32", DType.FLOAT32, 4,
             new long[] {batch, width});
         if (!cast && !"float32".equals(input.typeName()))
         {
@@ -386,7 +386,7 @@ final class DenseModelReader
             .map(OnnxDense.AttributeProto::getF).orElse(fallback);
     }
 
-    private TensorSpec spec(final OnnxDense.ValueInfoProto value, final boolean isInput)
+    private EngineTensor spec(final OnnxDense.ValueInfoProto value, final boolean isInput)
     {
         if (!value.hasType() || !value.getType().hasTensorType())
         {
@@ -406,10 +406,11 @@ final class DenseModelReader
         }
         return switch (type.getElemType())
         {
-            case DenseModel.ONNX_FLOAT -> new TensorSpec(value.getName(), isInput, "float32", DType.FLOAT32, 4, shape);
-            case DenseModel.ONNX_UINT8 -> new TensorSpec(value.getName(), isInput, "uint8", DType.UINT8, 1, shape);
-            case DenseModel.ONNX_INT8 -> new TensorSpec(value.getName(), isInput, "int8", DType.INT8, 1, shape);
-            default -> new TensorSpec(value.getName(), isInput, "onnx-type-" + type.getElemType(), null, 0, shape);
+            case DenseModel.ONNX_FLOAT ->
+                new EngineTensor(value.getName(), isInput, "float32", DType.FLOAT32, 4, shape);
+            case DenseModel.ONNX_UINT8 -> new EngineTensor(value.getName(), isInput, "uint8", DType.UINT8, 1, shape);
+            case DenseModel.ONNX_INT8 -> new EngineTensor(value.getName(), isInput, "int8", DType.INT8, 1, shape);
+            default -> new EngineTensor(value.getName(), isInput, "onnx-type-" + type.getElemType(), null, 0, shape);
         };
     }
 }

@@ -50,7 +50,7 @@ public interface DeviceBackend extends AutoCloseable
      * @return its tensors, batch axis first, dynamic dimensions negative.
      * @throws DeviceException naming the model and the parser's errors.
      */
-    List<TensorSpec> inspect(Path onnxModel);
+    List<EngineTensor> inspect(Path onnxModel);
 
     /**
      * Builds a serialized engine on a device (TensorRT picks kernels for that GPU).

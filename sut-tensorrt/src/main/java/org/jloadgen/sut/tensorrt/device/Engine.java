@@ -10,7 +10,7 @@ public interface Engine extends AutoCloseable
     /**
      * @return its input and output tensors (batch axis first, dynamic dimensions negative).
      */
-    List<TensorSpec> tensors();
+    List<EngineTensor> tensors();
 
     /**
      * @return its optimization profiles.

@@ -4,7 +4,7 @@ import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 
 import org.jloadgen.samples.DType;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * The simulated device's default model: a deterministic "classifier" whose float32 logits are a hash of the sample's
@@ -18,8 +18,8 @@ public final class HashClassifier implements SimulatedModel
     /** The output's name. */
     public static final String OUTPUT = "logits";
 
-    private final TensorSpec input;
-    private final TensorSpec output;
+    private final EngineTensor input;
+    private final EngineTensor output;
     private final long sampleBytes;
     private final int classes;
 
@@ -33,8 +33,8 @@ public final class HashClassifier implements SimulatedModel
         final long[] shape = new long[sampleShape.length + 1];
         shape[0] = -1;
         System.arraycopy(sampleShape, 0, shape, 1, sampleShape.length);
-        this.input = new TensorSpec(INPUT, true, typeName(inputType), inputType, inputType.itemBytes(), shape);
-        this.output = new TensorSpec(OUTPUT, false, "float32", DType.FLOAT32, Float.BYTES, new long[] {-1, classes});
+        this.input = new EngineTensor(INPUT, true, typeName(inputType), inputType, inputType.itemBytes(), shape);
+        this.output = new EngineTensor(OUTPUT, false, "float32", DType.FLOAT32, Float.BYTES, new long[] {-1, classes});
         long bytes = inputType.itemBytes();
         for (final long d : sampleShape)
         {
@@ -61,13 +61,13 @@ public final class HashClassifier implements SimulatedModel
     }
 
     @Override
-    public TensorSpec input()
+    public EngineTensor input()
     {
         return input;
     }
 
     @Override
-    public TensorSpec output()
+    public EngineTensor output()
     {
         return output;
     }

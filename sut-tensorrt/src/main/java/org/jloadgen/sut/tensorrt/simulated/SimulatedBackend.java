@@ -12,7 +12,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceException;
 import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
 import org.jloadgen.sut.tensorrt.device.Gpu;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * The device backend without a GPU ({@code --sut-opt backend=simulated}): devices whose streams are JVM threads,
@@ -90,7 +90,7 @@ public final class SimulatedBackend implements DeviceBackend
     }
 
     @Override
-    public List<TensorSpec> inspect(final Path onnxModel)
+    public List<EngineTensor> inspect(final Path onnxModel)
     {
         if (!Files.isRegularFile(onnxModel))
         {

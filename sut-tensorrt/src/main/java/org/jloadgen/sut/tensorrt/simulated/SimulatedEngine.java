@@ -9,7 +9,7 @@ import org.jloadgen.sut.tensorrt.device.DeviceStream;
 import org.jloadgen.sut.tensorrt.device.Engine;
 import org.jloadgen.sut.tensorrt.device.EngineBuild;
 import org.jloadgen.sut.tensorrt.device.ExecutionContext;
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * A simulated engine: the model, its profiles and the largest batch, serialized as a few lines of text. Like
@@ -78,7 +78,7 @@ final class SimulatedEngine implements Engine
     }
 
     @Override
-    public List<TensorSpec> tensors()
+    public List<EngineTensor> tensors()
     {
         return List.of(model.input(), model.output());
     }

@@ -2,7 +2,7 @@ package org.jloadgen.sut.tensorrt.simulated;
 
 import java.lang.foreign.MemorySegment;
 
-import org.jloadgen.sut.tensorrt.device.TensorSpec;
+import org.jloadgen.sut.tensorrt.device.EngineTensor;
 
 /**
  * What a simulated engine computes: one input, one output, both with a dynamic batch axis. The simulated device
@@ -13,12 +13,12 @@ public interface SimulatedModel
     /**
      * @return the input (batch axis first, -1).
      */
-    TensorSpec input();
+    EngineTensor input();
 
     /**
      * @return the output (batch axis first, -1; the rest fixed).
      */
-    TensorSpec output();
+    EngineTensor output();
 
     /**
      * Computes a batch.

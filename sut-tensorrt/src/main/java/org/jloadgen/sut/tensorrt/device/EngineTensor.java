@@ -7,7 +7,9 @@ import org.jloadgen.samples.DType;
 import org.jloadgen.sut.SutDataset;
 
 /**
- * An input or output tensor of a network or engine.
+ * An input or output binding of a network or engine: its direction, its element type as TensorRT names it and the
+ * full shape with the batch axis first. Not the toolkit's {@code spi.TensorSpec}, which is one served sample's
+ * tensor as a SUT describes it to {@code jloadgen serve}.
  *
  * @param name         its name.
  * @param input        whether it is an input.
@@ -18,12 +20,12 @@ import org.jloadgen.sut.SutDataset;
  * @param elementBytes bytes per element, 0 for sub-byte types.
  * @param shape        dimensions, the batch axis first; negative ones are dynamic.
  */
-public record TensorSpec(String name, boolean input, String typeName, DType dtype, int elementBytes, long[] shape)
+public record EngineTensor(String name, boolean input, String typeName, DType dtype, int elementBytes, long[] shape)
 {
     /**
      * Copies the shape.
      */
-    public TensorSpec
+    public EngineTensor
     {
         Objects.requireNonNull(name, "name");
         shape = shape.clone();
@@ -95,7 +97,7 @@ public record TensorSpec(String name, boolean input, String typeName, DType dtyp
      */
     public SutDataset.ModelInput asModelInput(final String model)
     {
-        final TensorSpec spec = this;
+        final EngineTensor spec = this;
         return new SutDataset.ModelInput()
         {
             @Override
@@ -134,7 +136,7 @@ public record TensorSpec(String name, boolean input, String typeName, DType dtyp
     @Override
     public boolean equals(final Object other)
     {
-        return other instanceof final TensorSpec that && name.equals(that.name) && input == that.input
+        return other instanceof final EngineTensor that && name.equals(that.name) && input == that.input
             && typeName.equals(that.typeName) && Objects.equals(dtype, that.dtype)
             && elementBytes == that.elementBytes && Arrays.equals(shape, that.shape);
     }
