@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.util.List;
 
 import org.jloadgen.bindings.JvmFlags;
+import org.jloadgen.cli.api.ChildJvmCommand;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -72,7 +73,7 @@ class OverheadRunnerTest
         final ChildJvm child = new ChildJvm(Path.of("/jdk/bin/java"), "a.jar:b.jar", List.of("-XX:+UseSerialGC"), 1);
         final List<String> command = child.command(Path.of("/w/r"), List.of("run", "--sut", "null"));
         assertEquals(List.of("/jdk/bin/java", JvmFlags.NATIVE_ACCESS, JvmFlags.AGRONA_UNSAFE, "-XX:+UseSerialGC",
-            "-Djloadgen.overhead.report=/w/r/child-report.txt", "-cp", "a.jar:b.jar",
+            "-Djloadgen.overhead.report=/w/r/child-report.txt", "@" + ChildJvmCommand.classPathFile("a.jar:b.jar"),
             "org.jloadgen.benchmarks.overhead.OverheadChild", "run", "--sut", "null"), command);
     }
 
