@@ -51,7 +51,7 @@ final class WarmupSplice
         final long startNs = issueStartNs + warmup.trace.durationNs();
         outcome.startEpochNs += startNs - issueStartNs;
         measured.recorder.follow(recorder);
-        if (warmupOutcome.stopReason == StopReason.ABORTED || warmupOutcome.stopReason == StopReason.SUT_FAILED)
+        if (stoppedTheRun())
         {
             // Nothing measured: the run stops where the warm-up did.
             outcome.stopReason = warmupOutcome.stopReason;
