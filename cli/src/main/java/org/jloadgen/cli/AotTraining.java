@@ -17,7 +17,7 @@ import org.jloadgen.cli.api.ExitCodes;
  * runs them, into a temporary folder that is deleted afterwards. The cache then holds the classes these runs load and
  * link, and the method profiles they gathered, so that a later {@code jloadgen} process skips that work: the CLI
  * starts sooner and the engine's warm-up compiles sooner. Not a command: the launcher runs it once per build (and
- * again when the class path or the JDK changes); {@code JLOADGEN_NO_AOT_CACHE=1} turns the cache off.
+ * again when the class path or the JDK changes); the cache is opt-in, {@code JLOADGEN_AOT_CACHE=1}.
  */
 public final class AotTraining
 {
