@@ -49,6 +49,19 @@ public final class ChildCli
      */
     public static Result run(final Path workingDir, final long timeoutSeconds, final String... args)
     {
+        return run(workingDir, timeoutSeconds, List.of(), args);
+    }
+
+    /**
+     * @param workingDir     the child's working directory (where LoadGen looks for audit.config).
+     * @param timeoutSeconds kill it after this long, and fail.
+     * @param jvmFlags       extra JVM flags (logging, system properties), after the usual ones.
+     * @param args           the {@code jloadgen} arguments.
+     * @return what it printed.
+     */
+    public static Result run(final Path workingDir, final long timeoutSeconds, final List<String> jvmFlags,
+        final String... args)
+    {
         final List<String> flags = new ArrayList<>(List.of("-XX:+UseSerialGC", "-Xmx512m",
             "-D" + OfficialLoadGenBuild.HOME_PROP_NAME + "=" + OfficialLoadGenBuild.projectHome()));
         for (final String property : List.of("jloadgen.cache.dir", "jloadgen.shared.dir"))
@@ -58,6 +71,7 @@ public final class ChildCli
                 flags.add("-D" + property + "=" + System.getProperty(property));
             }
         }
+        flags.addAll(jvmFlags);
         final List<String> command = ChildJvmCommand.likeThisJvm().command(flags, "org.jloadgen.cli.Main",
             List.of(args));
         try

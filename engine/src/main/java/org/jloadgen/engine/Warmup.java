@@ -3,7 +3,6 @@ package org.jloadgen.engine;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
-import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
@@ -45,8 +44,9 @@ import org.jloadgen.schedule.Trace;
  * SUT's class, the park branch of the Server wait had never been taken (every warm-up query was due at once), and
  * the toolkit's hand-off had never run. So the warm-up rotates three SUTs of different classes (the inline null SUT,
  * one completing sample by sample, and the toolkit's one-worker null SUT), which makes the issue loop's SUT call
- * site megamorphic before the test's SUT class arrives; issues a paced Server trace every few rounds when the
- * Server wait parks, so that both branches are profiled; runs with the waits the test will run (its {@code AUTO}
+ * site megamorphic before the test's SUT class arrives; issues a paced Server trace every few rounds, so that the
+ * Server wait's loop and its park branch are profiled (a spinning wait whose loop the warm-up never entered was
+ * deoptimised by the measured run's first query); runs with the waits the test will run (its {@code AUTO}
  * resolved first, the warm-up's own worker registered with a private CPU budget); and writes interval histograms
  * when the test will, so that the {@code .hlog} writer is compiled too.
  */
@@ -102,8 +102,9 @@ final class Warmup
         {
             LatencyIntervalLog.warmUpWriter(HLOG_INTERVALS);
         }
-        final boolean paced = scenario == TestScenario.SERVER
-            && (waits.server() == ServerWaitStrategy.HYBRID || waits.server() == ServerWaitStrategy.SLEEP);
+        // Every Server wait, spinning ones too: a wait whose loop the warm-up never entered (every query due at once)
+        // was deoptimised by the measured run's first query.
+        final boolean paced = scenario == TestScenario.SERVER;
         final SequenceGen sequence = new SequenceGen();
         final WarmupClock clock = new WarmupClock(budgetMs);
         int rounds = 0;

@@ -223,8 +223,11 @@ abstract class IssuePolicy
             replayGroups = trace.hasContinuations();
             coalesce = series.settings.serverCoalesceQueries;
             trackIssue = series.issueTimes.tracksIssueTimes();
-            silenceCheckNs = series.outcome.startNs + SILENCE_CHECK_INTERVAL_NS;
-            seenCompleted = 0;
+            // The first check runs at the first query, with "progress" seen: every series, the engine's warm-up
+            // included, then takes the check's branches once, so the JIT compiles them instead of leaving a trap
+            // that deoptimised the issue loop 100 ms into the measured run (-Xlog:deoptimization, unstable_if).
+            silenceCheckNs = series.outcome.startNs;
+            seenCompleted = -1;
             lastProgressNs = series.outcome.startNs;
         }
 
