@@ -10,7 +10,8 @@ import java.util.HexFormat;
 import org.jloadgen.clib.IoErrors;
 
 /**
- * Reads {@code mlperf_log_accuracy.json} (spec §8.4) as written by LoadGen or JLoadGen: a JSON array of
+ * Reads {@code mlperf_log_accuracy.json} (spec §8.4; written by {@code loadgen/logging.cc},
+ * {@code AsyncLog::LogAccuracy}) as written by LoadGen or JLoadGen: a JSON array of
  * objects with {@code seq_id}, {@code qsl_idx}, {@code data} (hex) and optionally {@code token_data} and
  * {@code token_count}. A small strict parser for exactly that shape, so scoring needs no JSON library; errors
  * name the file and the byte offset.

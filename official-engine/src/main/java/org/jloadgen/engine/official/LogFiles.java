@@ -12,7 +12,8 @@ import org.jloadgen.api.LogSettings;
 
 /**
  * LoadGen's log files of one test: {@code outdir/prefix[datetime_]{summary,detail,accuracy,trace}suffix.{txt,json}}
- * (spec §1.7). With the date and time in the names, the newest matching files are the test's.
+ * (spec §1.7; {@code loadgen/loadgen.cc}, {@code LogOutputs}). With the date and time in the names, the newest
+ * matching files are the test's.
  *
  * @param summary  the summary.
  * @param detail   the detail log.
