@@ -436,7 +436,7 @@ final class ReportCharts
         {
             final RunData run = runs.get(r);
             final double boundNs = run.latencyBoundNs();
-            if (boundNs <= 0)
+            if (!(boundNs > 0))
             {
                 continue;
             }
@@ -452,7 +452,7 @@ final class ReportCharts
     private static String boundLabel(final RunData run)
     {
         final double boundNs = run.latencyBoundNs();
-        if (boundNs <= 0)
+        if (!(boundNs > 0))
         {
             return "";
         }
