@@ -267,10 +267,11 @@ public final class FleetMonitor implements AutoCloseable
     {
         if (failed.compareAndSet(false, true))
         {
+            // A snapshot: requests in flight then may still be answered; the totals after the run say which were.
             final SlotPool<?> pool = member.pool();
-            final String message = member.describe() + " failed: " + reason + "; " + lost + " sample"
-                + (lost == 1 ? "" : "s") + " in flight on it lost (" + pool.sent() + " sent to it, "
-                + pool.answeredCount() + " answered)";
+            final String message = member.describe() + " failed: " + reason + "; when it failed: " + pool.sent()
+                + " sent to it, " + pool.answeredCount() + " answered, " + pool.failedCount() + " failed, "
+                + Math.max(0, lost) + " in flight";
             failure = message;
             final ResponseSink s = sink;
             if (s != null)

@@ -386,7 +386,8 @@ class OpenAiSutTest
             final String errors = MlLogParser.parse(result.detailFile()).records().stream()
                 .filter(MlLogParser.Record::isError).map(r -> String.valueOf(r.value())).toList().toString();
             assertTrue(errors.contains("server " + server.url() + " failed: " + expected), errors);
-            assertTrue(errors.matches("(?s).*\\d+ samples? in flight on it lost.*"), errors);
+            assertTrue(errors.matches("(?s).*; when it failed: \\d+ sent to it, \\d+ answered, \\d+ failed, "
+                + "\\d+ in flight.*"), errors);
             assertTrue(Files.readString(result.summaryFile()).contains("Result is : INVALID"));
         }
     }
