@@ -80,6 +80,12 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     private String failedReason;
     /** The current attempt's start, as {@link #startNs} held it when it began. */
     private long attemptStartNs;
+    /**
+     * What holds the slot: the exchange (until {@link #accept}) and, once the response came, its body (until
+     * {@code onComplete} or {@code onError}). The last to let go frees the slot, so that a stream the watchdog
+     * cancelled cannot write into the slot's next request.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger holds = new java.util.concurrent.atomic.AtomicInteger();
     /** The current exchange, for the watchdog to cancel. */
     private volatile CompletableFuture<HttpResponse<Void>> exchange;
     /**
@@ -133,6 +139,7 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
         lineLength = 0;
         textLength = 0;
         attemptStartNs = System.nanoTime() | 1;
+        holds.set(1);
         startNs = attemptStartNs;
         final CompletableFuture<HttpResponse<Void>> sent = sut.client().sendAsync(request, this);
         exchange = sent;
@@ -183,6 +190,7 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     {
         status = info.statusCode();
         body = new CompletableFuture<>();
+        holds.incrementAndGet();
         return this;
     }
 
@@ -408,7 +416,9 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     public void onError(final Throwable throwable)
     {
         fail("broke off the stream: " + FleetMonitor.describe(throwable));
-        body.completeExceptionally(throwable);
+        final CompletableFuture<Void> ended = body;
+        letGo();
+        ended.completeExceptionally(throwable);
     }
 
     @Override
@@ -427,7 +437,9 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             // A stream that ends without [DONE] still ends the sample.
             finish();
         }
-        body.complete(null);
+        final CompletableFuture<Void> ended = body;
+        letGo();
+        ended.complete(null);
     }
 
     @Override
@@ -437,7 +449,8 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     }
 
     /**
-     * The exchange is over (answered, failed, or never connected): frees the slot.
+     * The exchange is over (answered, failed, or never connected); the slot is freed once the body lets go of it
+     * too ({@link #letGo}).
      */
     @Override
     public void accept(final HttpResponse<Void> response, final Throwable failure)
@@ -445,6 +458,20 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
         if (failure != null)
         {
             fail("did not answer: " + FleetMonitor.describe(failure));
+        }
+        letGo();
+    }
+
+    /**
+     * The exchange or the body lets go of the slot. The last one resolves a failure (sends the request again while
+     * the policy allows a retry, else reports it) and frees the slot: normally the exchange, after its body; the
+     * body, when the watchdog cancelled the exchange while it streamed.
+     */
+    private void letGo()
+    {
+        if (holds.decrementAndGet() != 0)
+        {
+            return;
         }
         final String reason = failedReason;
         if (reason != null)

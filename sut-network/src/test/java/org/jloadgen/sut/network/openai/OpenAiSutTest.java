@@ -328,6 +328,41 @@ class OpenAiSutTest
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldFailAStreamThatOutlivesTheTimeoutAloneUnderOnErrorCount() throws Exception
+    {
+        final Path requests = dir.resolve("timeouts.jsonl");
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null);
+             SutInstance instance = client(server, "inflight", "32", "on-error", "count", "timeout-ms", "400",
+                 "requests-file", requests.toString()))
+        {
+            // Prompt 7's stream stalls 1 s after its first token: past timeout-ms, it fails alone and is cancelled.
+            // 60 QPS keeps the stalled streams within the scripted server's 16 threads.
+            server.stallOn(7, 1_000);
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final long startNs = System.nanoTime();
+            final TestResult result = run(instance.sut(), instance, countedRun().serverTargetQps(60).minQueryCount(180),
+                engine, dir.resolve("timeouts"));
+            assertTrue(System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(30), "the run waited for the stalls");
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            final long issued = value(detail, "generated_query_count");
+            final List<String> lines = Files.readAllLines(requests);
+            assertEquals(issued, lines.size());
+            final long stalled = lines.stream().filter(l -> l.contains("\"sample\":7,")).count();
+            assertTrue(stalled >= 3, "stalled " + stalled);
+            assertEquals(stalled, lines.stream().filter(l -> l.contains("\"ok\":false")).count());
+            assertTrue(lines.stream().filter(l -> l.contains("\"ok\":false")).allMatch(l -> l.contains(
+                "\"sample\":7,")), "only the stalled prompt failed");
+            assertEquals(stalled, value(detail, "jloadgen_failed_samples"));
+            assertEquals("timeout=" + stalled, detail.value("jloadgen_failures_by_cause"));
+            assertEquals(issued + " samples issued: " + issued + " sent, " + (issued - stalled) + " answered, "
+                + stalled + " failed, 0 in flight", ((OpenAiSut)instance.sut()).describeTotals());
+            assertEquals(0, detail.errorCount(), () -> detail.records().toString());
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldRetryRateLimitedRequestsAndEndValidWhenEveryRetryIsAnswered() throws Exception
     {
         try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null);
