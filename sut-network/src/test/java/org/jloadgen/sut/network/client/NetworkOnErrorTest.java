@@ -158,6 +158,26 @@ class NetworkOnErrorTest
     }
 
     @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldCancelAndCountACallUnansweredPastTheTimeoutUnderOnErrorCount() throws Exception
+    {
+        try (FlakyNode node = FlakyNode.silent(40);
+             NetworkSutProvider.Instance instance = client(node, "on-error", "count", "timeout-ms", "300"))
+        {
+            final TestResult result = run(instance, dir.resolve("timeouts"));
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            final long issued = value(detail, "generated_query_count");
+            assertEquals(issued, node.infers());
+            final long failed = issued / 40;
+            assertEquals(failed, value(detail, "jloadgen_failed_samples"));
+            assertEquals("timeout=" + failed, detail.value("jloadgen_failures_by_cause"));
+            assertEquals(issued + " samples issued: " + issued + " sent, " + (issued - failed) + " answered, "
+                + failed + " failed, 0 in flight", instance.networkSut().describeTotals());
+            assertEquals(0, detail.errorCount(), () -> detail.records().toString());
+        }
+    }
+
+    @Test
     void shouldRefuseABadPolicy()
     {
         final String message = assertThrows(IllegalArgumentException.class, () -> NetworkSutOptions.parse(

@@ -21,8 +21,8 @@ import org.jloadgen.spi.SutInstance;
 
 /**
  * A {@code jloadgen serve --sut null} node in this process, on a loopback port, that answers every
- * {@code every}-th {@code ModelInfer} call (in arrival order) with {@code RESOURCE_EXHAUSTED} instead: a rate-limited
- * KServe server, for tests of the client's failure policies.
+ * {@code every}-th {@code ModelInfer} call (in arrival order) with {@code RESOURCE_EXHAUSTED} instead (a rate-limited
+ * KServe server), or never answers it ({@link #silent}), for tests of the client's failure policies.
  */
 public final class FlakyNode implements AutoCloseable
 {
@@ -31,7 +31,7 @@ public final class FlakyNode implements AutoCloseable
     private final Server server;
     private final AtomicLong infers = new AtomicLong();
 
-    private FlakyNode(final int every) throws IOException
+    private FlakyNode(final int every, final boolean silent) throws IOException
     {
         instance = new BuiltinSutProviders.Null().create(new SutContext(TestScenario.SERVER, Map.of(), 1024, 1024));
         final ServedModel model = ServedModel.of("null", "null", instance, "UINT8", new long[] {-1});
@@ -47,7 +47,11 @@ public final class FlakyNode implements AutoCloseable
                 if ("ModelInfer".equals(call.getMethodDescriptor().getBareMethodName())
                     && infers.incrementAndGet() % every == 0)
                 {
-                    call.close(Status.RESOURCE_EXHAUSTED.withDescription("rate limited, retry later"), new Metadata());
+                    if (!silent)
+                    {
+                        call.close(Status.RESOURCE_EXHAUSTED.withDescription("rate limited, retry later"),
+                            new Metadata());
+                    }
                     return new ServerCall.Listener<>()
                     {
                     };
@@ -66,7 +70,17 @@ public final class FlakyNode implements AutoCloseable
      */
     public static FlakyNode start(final int every) throws IOException
     {
-        return new FlakyNode(every);
+        return new FlakyNode(every, false);
+    }
+
+    /**
+     * @param every leave every {@code every}-th inference call unanswered (until the client cancels it).
+     * @return the node, serving model {@code null}.
+     * @throws IOException if it cannot listen.
+     */
+    public static FlakyNode silent(final int every) throws IOException
+    {
+        return new FlakyNode(every, true);
     }
 
     /**
