@@ -123,6 +123,21 @@ class FailedSamplesTest
     }
 
     @Test
+    void shouldKeepFailedAndUnansweredSamplesApartInTheSeriesEnd()
+    {
+        final SeriesEnd end = new SeriesEnd(100, 2, null, 3);
+        assertEquals(95, end.samplesCompleted());
+        assertFalse(end.allCompleted());
+        assertFalse(end.noneFailed());
+        assertFalse(end.normal());
+        assertEquals("2 of 100 issued samples never completed.\n3 of 100 issued samples failed (the SUT counted them "
+            + "and went on); the latencies and rates above cover the 95 completed samples only.", end.explanation());
+        assertTrue(new SeriesEnd(100, 0, null, 0).normal());
+        org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+            () -> new SeriesEnd(10, 5, null, 6));
+    }
+
+    @Test
     void shouldCountAFailureOfACompletedSampleAsADuplicate()
     {
         final TestSettings s = new TestSettings().scenario(TestScenario.SINGLE_STREAM).minDurationMs(0)
