@@ -99,6 +99,24 @@ public interface ResponseSink
     }
 
     /**
+     * Reports that one sample failed (its request was refused, answered an error or timed out) and that the SUT
+     * goes on with the others: a load-testing policy ({@code --sut-opt on-error=count}), not LoadGen's. A failed
+     * sample never counts as completed: it is left out of every latency, percentile and rate, counted apart
+     * ({@code jloadgen_failed_samples}), and it makes the series INVALID, since LoadGen's results require every
+     * issued sample to be answered. The engine stops waiting for it as for a completed one. Not part of LoadGen's
+     * API. No allocation, locks or logging.
+     *
+     * @param responseId the id from {@link QuerySamples#responseId(int)}.
+     * @implSpec The default ends the run through {@link #fail} (LoadGen's policy): right for a sink that has no
+     *           failed-sample path, such as the bridge to the official LoadGen.
+     */
+    default void failSample(final long responseId)
+    {
+        fail(new IllegalStateException("a sample failed (response id " + responseId + ") and this engine ends the "
+            + "run at the first failure"));
+    }
+
+    /**
      * Reports that the SUT cannot complete its outstanding samples (for example its inference runtime failed).
      * The engine stops issuing, stops waiting for completions, and ends the run INVALID with this error in the
      * logs. Not part of LoadGen's API: there a SUT can only call {@code AbortTest()} or hang.

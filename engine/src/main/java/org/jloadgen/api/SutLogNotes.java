@@ -33,6 +33,16 @@ public interface SutLogNotes
     }
 
     /**
+     * @return lines for JLoadGen's section of the summary, after LoadGen's lines (e.g. failed requests by cause and
+     *         goodput under a counting failure policy); called once per test, after the last series. Empty by
+     *         default, so that the summary stays LoadGen's byte for byte.
+     */
+    default List<String> summaryAfterRun()
+    {
+        return List.of();
+    }
+
+    /**
      * One detail-log record: a string, a whole number or a real number, as LoadGen's records hold.
      *
      * @param key   the key, {@code jloadgen_...}.

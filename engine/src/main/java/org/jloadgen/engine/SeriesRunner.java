@@ -245,6 +245,13 @@ final class SeriesRunner
                     logs.error(collected.missingSamples() + " issued samples never completed (first response id "
                         + collected.firstMissingId() + ").");
                 }
+                if (collected.failedSamples() > 0)
+                {
+                    // The SUT's counting policy: a warning, not an error; the summary and the detail log count them.
+                    logs.warning(collected.failedSamples() + " issued samples failed (first response id "
+                        + collected.firstFailedId() + "); the SUT counted them and went on, and the results cover "
+                        + "the completed samples only.");
+                }
                 logLateCompletions();
                 ResultsLog.logLoggerCounters(detail);
                 ResultsLog.logPower(detail, outcome.startEpochNs(), collected.maxCompletionRelativeNs());
@@ -254,7 +261,7 @@ final class SeriesRunner
                 }
                 // Every number is computed here, while the slots holding the latencies still exist.
                 final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
-                    outcome.stoppedBecause());
+                    outcome.stoppedBecause(), collected.failedSamples());
                 return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end,
                     replayed));
             }

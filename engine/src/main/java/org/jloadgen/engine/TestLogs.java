@@ -111,6 +111,17 @@ final class TestLogs
     }
 
     /**
+     * Logs a {@code warning_generic_message} record and repeats it on the console.
+     *
+     * @param message what to warn about.
+     */
+    void warning(final String message)
+    {
+        detail.warning("warning_generic_message", message);
+        messages.add("warning: " + message);
+    }
+
+    /**
      * @param message a line for the console only.
      */
     void message(final String message)

@@ -185,6 +185,10 @@ public final class TestRunner
             if (sut instanceof final SutLogNotes notes)
             {
                 logNotes(detail, notes.notesAfterRun());
+                if (!modes.reported().isEmpty())
+                {
+                    logs.files().summaryWriter().appendSutLines(notes.summaryAfterRun());
+                }
             }
             if (issueLoop.aborted() && modes.reported().isEmpty())
             {

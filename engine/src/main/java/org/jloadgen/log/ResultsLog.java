@@ -17,6 +17,9 @@ import org.jloadgen.results.PerformanceSummary;
  */
 public final class ResultsLog
 {
+    /** JLoadGen's record of the samples that failed in a series (a SUT's counting policy); absent when none did. */
+    public static final String FAILED_SAMPLES_KEY = "jloadgen_failed_samples";
+
     private static final DateTimeFormatter POWER_FORMAT =
         DateTimeFormatter.ofPattern("MM-dd-yyyy HH:mm:ss").withZone(ZoneOffset.UTC);
 
@@ -199,6 +202,13 @@ public final class ResultsLog
             {
                 log.log("result_inferred_tokens_per_second", summary.inferredTokensPerSecond());
             }
+        }
+        if (!summary.end().noneFailed())
+        {
+            // JLoadGen's own records, only for a series with failed samples (a SUT's on-error=count policy).
+            log.log(FAILED_SAMPLES_KEY, summary.end().samplesFailed());
+            log.log("jloadgen_completed_samples", summary.end().samplesCompleted());
+            log.log("jloadgen_goodput_samples_per_second", summary.goodputSamplesPerSecond());
         }
         log.log("num_errors", (long)log.errorCount());
         log.unstamp();

@@ -185,10 +185,15 @@ public final class SummaryWriter
         {
             line(out, "  Ran to its end : NO (aborted: " + end.stoppedBecause() + ")");
         }
-        if (!end.allCompleted())
+        if (!end.allCompleted() && end.noneFailed())
         {
             line(out, "  All issued samples completed : NO (" + end.samplesNotCompleted() + " of "
                 + end.samplesIssued() + " never completed)");
+        }
+        else if (!end.noneFailed())
+        {
+            line(out, "  All issued samples completed : NO (" + end.samplesFailed() + " of " + end.samplesIssued()
+                + " failed" + (end.allCompleted() ? "" : ", " + end.samplesNotCompleted() + " never answered") + ")");
         }
         if (!s.valid())
         {
@@ -306,7 +311,51 @@ public final class SummaryWriter
 
         line(out, "\n" + RULE + "\nTest Parameters Used\n" + RULE);
         appendParameters(out, settings);
+        if (!end.noneFailed())
+        {
+            appendFailures(out, s);
+        }
         return out.toString();
+    }
+
+    /** The title of JLoadGen's section after LoadGen's lines. */
+    public static final String JLOADGEN_SECTION = "JLoadGen: failed samples";
+
+    /**
+     * JLoadGen's section for a series with failed samples (a SUT's {@code on-error=count}), after LoadGen's lines:
+     * what failed and what the completed samples achieved.
+     */
+    private static void appendFailures(final StringBuilder out, final PerformanceSummary s)
+    {
+        final SeriesEnd end = s.end();
+        line(out, "\n" + RULE + "\n" + JLOADGEN_SECTION + "\n" + RULE);
+        line(out, "Failed samples : " + end.samplesFailed() + " of " + end.samplesIssued() + " issued (never "
+            + "completed: in no latency or rate above)");
+        line(out, "Completed samples : " + end.samplesCompleted());
+        line(out, "Goodput (completed samples per second) : " + CFormat.fixed(s.goodputSamplesPerSecond(), 2));
+    }
+
+    /**
+     * Appends lines of a SUT's own after the performance section, in JLoadGen's section (failures by cause, LLM
+     * goodput), before the trailer. Nothing when {@code lines} is empty.
+     *
+     * @param lines the SUT's lines.
+     * @return this.
+     */
+    public SummaryWriter appendSutLines(final java.util.List<String> lines)
+    {
+        if (!lines.isEmpty())
+        {
+            if (text.indexOf(JLOADGEN_SECTION) < 0)
+            {
+                line(text, "\n" + RULE + "\nJLoadGen: the SUT's counts\n" + RULE);
+            }
+            for (final String l : lines)
+            {
+                line(text, l);
+            }
+        }
+        return this;
     }
 
     /**

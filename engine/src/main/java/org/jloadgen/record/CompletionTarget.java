@@ -52,4 +52,13 @@ public interface CompletionTarget
      * @param dataBytes   first-token payload size.
      */
     void firstToken(long responseId, long nowNs, long dataAddress, long dataBytes);
+
+    /**
+     * Records a sample that failed ({@link org.jloadgen.api.ResponseSink#failSample}): it is done, but never
+     * completed.
+     *
+     * @param responseId the id.
+     * @param nowNs      the call's timestamp.
+     */
+    void failSample(long responseId, long nowNs);
 }

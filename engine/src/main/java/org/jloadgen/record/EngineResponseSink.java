@@ -129,6 +129,13 @@ public final class EngineResponseSink implements ResponseSink
     }
 
     @Override
+    public void failSample(final long responseId)
+    {
+        final long nowNs = clock.nanoTime();
+        current.failSample(responseId, nowNs);
+    }
+
+    @Override
     public void firstToken(final long responseId, final long dataAddress, final long dataBytes)
     {
         final long nowNs = clock.nanoTime();

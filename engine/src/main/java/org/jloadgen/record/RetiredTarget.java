@@ -72,6 +72,12 @@ public final class RetiredTarget implements CompletionTarget
         misdirected(responseId);
     }
 
+    @Override
+    public void failSample(final long responseId, final long nowNs)
+    {
+        misdirected(responseId);
+    }
+
     /**
      * Counts an id that no live series owns.
      *

@@ -24,12 +24,16 @@ public final class SeriesLatencies
      * What the scan found besides the result.
      *
      * @param result          the performance result.
-     * @param missingSamples  issued samples that never completed.
+     * @param missingSamples  issued samples that never completed and did not fail either.
      * @param firstMissingId  response id of the first of them, or -1.
      * @param maxCompletionRelativeNs latest completion, relative to the start of issuing ({@code power_end}).
+     * @param failedSamples   issued samples the SUT reported failed ({@code ResponseSink.failSample}); they are in
+     *                        no latency and no count of the result.
+     * @param firstFailedId   response id of the first of them, or -1.
      */
     public record Collected(
-        PerformanceResult result, long missingSamples, long firstMissingId, long maxCompletionRelativeNs)
+        PerformanceResult result, long missingSamples, long firstMissingId, long maxCompletionRelativeNs,
+        long failedSamples, long firstFailedId)
     {
     }
 
@@ -78,6 +82,9 @@ public final class SeriesLatencies
         long lastQueryDoneNs = 0;
         long missing = 0;
         long firstMissing = -1;
+        long failed = 0;
+        long firstFailed = -1;
+        boolean lastQueryComplete = true;
 
         final long tokenSamples = tokenMode ? issued : 0;
         final long[] ttft = new long[needsFirstToken ? (int)tokenSamples : 0];
@@ -95,7 +102,19 @@ public final class SeriesLatencies
             boolean queryComplete = true;
             for (long s = q * spq, end = s + spq; s < end; s++)
             {
-                final long completionNs = slots.get(ValueLayout.JAVA_LONG, s << 3) - 1;
+                final long slot = slots.get(ValueLayout.JAVA_LONG, s << 3);
+                final long completionNs = slot - 1;
+                if (slot < 0)
+                {
+                    // Failed (a SUT's counting policy): done, never completed, in no latency.
+                    failed++;
+                    if (firstFailed < 0)
+                    {
+                        firstFailed = responseIdBase + s;
+                    }
+                    queryComplete = false;
+                    continue;
+                }
                 if (completionNs < 0)
                 {
                     missing++;
@@ -138,7 +157,15 @@ public final class SeriesLatencies
             if (q == lastQuery)
             {
                 lastQueryDoneNs = queryComplete ? queryDoneNs : Math.max(0, queryDoneNs);
+                lastQueryComplete = queryComplete;
             }
+        }
+        if (!lastQueryComplete)
+        {
+            // LoadGen's last query always completes. Where it did not (a run cut short, a failed sample), the rates
+            // over completed samples run to the latest completion instead of to 0 s, so that "Completed samples per
+            // second" agrees with the completed samples and the percentiles printed beside it.
+            lastQueryDoneNs = maxCompletionNs;
         }
 
         LongSegmentSort.sort(slots, write);
@@ -159,7 +186,7 @@ public final class SeriesLatencies
             SortedLatencies.sortInPlace(Arrays.copyOf(ttft, ttftCount)),
             SortedLatencies.sortInPlace(Arrays.copyOf(tpot, tpotCount)),
             tokenCount);
-        return new Collected(result, missing, firstMissing, maxCompletionNs);
+        return new Collected(result, missing, firstMissing, maxCompletionNs, failed, firstFailed);
     }
 
     /**

@@ -44,7 +44,10 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private final MemorySegment completions;
     private final MemorySegment firstTokens;
     private final MemorySegment tokenCounts;
+    /** Samples done: completed, or failed ({@link #failSample}); what the issue thread waits for. */
     private final PaddedCounter completed = new PaddedCounter();
+    /** Of those, the samples that failed. */
+    private final PaddedCounter failed = new PaddedCounter();
     /** Where the issue thread parks while it waits for completions; every completion wakes it if it parked. */
     private final ParkingLot completionWaiter = new ParkingLot(1);
     private final CompletionErrors errors;
@@ -135,6 +138,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         {
             tokenCounts.fill((byte)0);
         }
+        failed.setRelease(0);
         completed.setRelease(0);
     }
 
@@ -198,7 +202,8 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     }
 
     /**
-     * @return samples completed so far (acquire).
+     * @return samples done so far (acquire): completed, or failed under a SUT's counting policy; the engine waits
+     *         for these.
      */
     public long completedSamples()
     {
@@ -206,7 +211,15 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     }
 
     /**
-     * @return samples completed so far, read with volatile semantics: the re-check of a thread that announced
+     * @return samples of {@link #completedSamples()} that failed (acquire).
+     */
+    public long failedSamples()
+    {
+        return failed.getAcquire();
+    }
+
+    /**
+     * @return samples done so far, read with volatile semantics: the re-check of a thread that announced
      *         itself in {@link #completionWaiter()} before it parks.
      */
     public long completedSamplesVolatile()
@@ -225,11 +238,20 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
 
     /**
      * @param sample sample number in the series.
-     * @return its completion time relative to the origin, or -1 if it has not completed.
+     * @return its completion time relative to the origin, or -1 if it has not completed (or failed).
      */
     public long completionRelativeNs(final long sample)
     {
-        return completions.get(ValueLayout.JAVA_LONG, sample << 3) - 1;
+        return Math.max(-1, completions.get(ValueLayout.JAVA_LONG, sample << 3) - 1);
+    }
+
+    /**
+     * @param sample sample number in the series.
+     * @return whether it failed ({@link #failSample}).
+     */
+    public boolean failed(final long sample)
+    {
+        return completions.get(ValueLayout.JAVA_LONG, sample << 3) < 0;
     }
 
     /**
@@ -251,7 +273,9 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     }
 
     /**
-     * @return the completion slots, 8 bytes per sample (reused in place for latencies after the series).
+     * @return the completion slots, 8 bytes per sample: 0 pending, the completion time relative to the origin plus
+     *         one, or minus (the failure time relative to the origin plus one) for a failed sample; reused in place
+     *         for latencies after the series.
      */
     public MemorySegment completionSlots()
     {
@@ -414,6 +438,35 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             completed.addAndGet(newlyCompleted);
             completionWaiter.wakeOne();
         }
+    }
+
+    /**
+     * Records a failed sample: its slot holds the negated failure time, so it is done (the issue thread stops
+     * waiting for it) but never completed: no latency, no histogram entry, no accuracy-log entry. Completing thread;
+     * no allocation.
+     *
+     * @param responseId the id.
+     * @param nowNs      the call's timestamp.
+     */
+    @Override
+    public void failSample(final long responseId, final long nowNs)
+    {
+        final long sample = responseId - 1 - firstSampleId;
+        if (sample < 0 || sample >= sampleCount)
+        {
+            strays.failSample(responseId, nowNs);
+            return;
+        }
+        final long offset = sample << 3;
+        if (completions.get(ValueLayout.JAVA_LONG, offset) != PENDING)
+        {
+            errors.record(Kind.DUPLICATE, responseId);
+            return;
+        }
+        completions.set(ValueLayout.JAVA_LONG, offset, -(nowNs - originNs + 1));
+        failed.addAndGet(1);
+        completed.addAndGet(1);
+        completionWaiter.wakeOne();
     }
 
     /**

@@ -581,6 +581,15 @@ public final class PerformanceSummary
     }
 
     /**
+     * @return JLoadGen's goodput: completed samples (failed ones left out) / the time from the start of issuing to
+     *         the last completion, in samples per second; 0 when nothing completed.
+     */
+    public double goodputSamplesPerSecond()
+    {
+        return ratio((double)end.samplesCompleted(), result.finalQueryAllSamplesDoneSeconds());
+    }
+
+    /**
      * @return Offline {@code result_samples_per_second}: samples / max latency.
      */
     public double samplesPerSecond()

@@ -12,19 +12,35 @@ package org.jloadgen.results;
  *                            stopped waiting for it counts here, once).
  * @param stoppedBecause      why the series was cut short, as a sentence fragment ({@code "interrupted by a signal
  *                            (SIGINT)"}), or {@code null} when it ran to its normal end.
+ * @param samplesFailed       of the samples issued, those the SUT reported failed and went on without
+ *                            ({@code ResponseSink.failSample}, a load-testing policy such as {@code on-error=count}):
+ *                            never completed, in no latency or rate, and not in {@code samplesNotCompleted}.
  */
-public record SeriesEnd(long samplesIssued, long samplesNotCompleted, String stoppedBecause)
+public record SeriesEnd(long samplesIssued, long samplesNotCompleted, String stoppedBecause, long samplesFailed)
 {
     /**
      * Checks the counts.
      */
     public SeriesEnd
     {
-        if (samplesIssued < 0 || samplesNotCompleted < 0 || samplesNotCompleted > samplesIssued)
+        if (samplesIssued < 0 || samplesNotCompleted < 0 || samplesFailed < 0
+            || samplesNotCompleted + samplesFailed > samplesIssued)
         {
-            throw new IllegalArgumentException("samples not completed (" + samplesNotCompleted
-                + ") must be between 0 and the samples issued (" + samplesIssued + ")");
+            throw new IllegalArgumentException("samples not completed (" + samplesNotCompleted + ") and failed ("
+                + samplesFailed + ") must be between 0 and the samples issued (" + samplesIssued + ")");
         }
+    }
+
+    /**
+     * A series without failed samples.
+     *
+     * @param samplesIssued       samples handed to the SUT.
+     * @param samplesNotCompleted of those, the samples that never completed.
+     * @param stoppedBecause      why the series was cut short, or {@code null}.
+     */
+    public SeriesEnd(final long samplesIssued, final long samplesNotCompleted, final String stoppedBecause)
+    {
+        this(samplesIssued, samplesNotCompleted, stoppedBecause, 0);
     }
 
     /**
@@ -33,7 +49,7 @@ public record SeriesEnd(long samplesIssued, long samplesNotCompleted, String sto
      */
     public static SeriesEnd complete(final long samplesIssued)
     {
-        return new SeriesEnd(samplesIssued, 0, null);
+        return new SeriesEnd(samplesIssued, 0, null, 0);
     }
 
     /**
@@ -53,11 +69,27 @@ public record SeriesEnd(long samplesIssued, long samplesNotCompleted, String sto
     }
 
     /**
-     * @return whether the series ended as LoadGen's do: not cut short, nothing missing.
+     * @return whether no sample failed.
+     */
+    public boolean noneFailed()
+    {
+        return samplesFailed == 0;
+    }
+
+    /**
+     * @return samples issued, less the failed and the never completed ones.
+     */
+    public long samplesCompleted()
+    {
+        return samplesIssued - samplesNotCompleted - samplesFailed;
+    }
+
+    /**
+     * @return whether the series ended as LoadGen's do: not cut short, nothing missing, nothing failed.
      */
     public boolean normal()
     {
-        return !cutShort() && allCompleted();
+        return !cutShort() && allCompleted() && noneFailed();
     }
 
     /**
@@ -89,6 +121,16 @@ public record SeriesEnd(long samplesIssued, long samplesNotCompleted, String sto
             }
             text.append(samplesNotCompleted).append(" of ").append(samplesIssued)
                 .append(" issued samples never completed.");
+        }
+        if (!noneFailed())
+        {
+            if (!text.isEmpty())
+            {
+                text.append('\n');
+            }
+            text.append(samplesFailed).append(" of ").append(samplesIssued).append(" issued samples failed (the SUT "
+                + "counted them and went on); the latencies and rates above cover the ").append(samplesCompleted())
+                .append(" completed samples only.");
         }
         return text.toString();
     }

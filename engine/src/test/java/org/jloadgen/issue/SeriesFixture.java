@@ -95,7 +95,8 @@ final class SeriesFixture
                     r.maxLatencySeconds(), r.finalQueryScheduledTimeSeconds(), r.finalQueryIssuedTimeSeconds(),
                     r.finalQueryAllSamplesDoneSeconds(), r.firstTokenLatencies(), r.timePerOutputTokens(),
                     r.tokenCount()),
-                collected.missingSamples(), collected.firstMissingId(), collected.maxCompletionRelativeNs());
+                collected.missingSamples(), collected.firstMissingId(), collected.maxCompletionRelativeNs(),
+                collected.failedSamples(), collected.firstFailedId());
             return new Result(outcome, copy, trace);
         }
     }

@@ -56,7 +56,8 @@ final class ReportCharts
                 + "marks are JVM pauses from the flight recording at the time they happened, their height their "
                 + "length, shaded when 1 ms or longer: a latency spike over a pause was caused by it."
                 : "Solid lines are each run's p99, dashed its maximum.")
-                + " The red dashed line is the Server latency bound.");
+                + " The red dashed line is the Server latency bound (none for a run judged on TTFT and TPOT: their "
+                + "bounds are on their own charts).");
         add(charts, "throughput", throughput(runs),
             "Completed samples per second in each interval; the red dashed line is the Server target QPS. A dip "
                 + "with a latency spike is a stall; a rate below the target with latency growing interval after "
@@ -65,6 +66,10 @@ final class ReportCharts
             "Latency at each percentile over the whole series, on HdrHistogram's percentile scale (90%, 99%, 99.9% "
                 + "equally spaced). Where the curve crosses the bound at the target percentile decides Server "
                 + "validity. Runs without an interval log show the summary's percentiles as points.");
+        add(charts, "ttft-spectrum", TokenCharts.ttft(runs), TokenCharts.TTFT_CAPTION);
+        add(charts, "tpot-spectrum", TokenCharts.tpot(runs), TokenCharts.TPOT_CAPTION);
+        add(charts, "itl-over-time", TokenCharts.itlOverTime(runs), TokenCharts.ITL_CAPTION);
+        add(charts, "requests-over-time", TokenCharts.requestsOverTime(runs), TokenCharts.REQUESTS_CAPTION);
         add(charts, "issue-lateness", latenessDistribution(runs),
             "Server issue lateness: how long after its scheduled time each query reached the SUT's issueQuery, as a "
                 + "distribution (queries per logarithmic bucket). This is the harness's own jitter (wait strategy, "
@@ -431,7 +436,7 @@ final class ReportCharts
         {
             final RunData run = runs.get(r);
             final double boundNs = run.latencyBoundNs();
-            if (boundNs <= 0)
+            if (!(boundNs > 0))
             {
                 continue;
             }
@@ -447,7 +452,7 @@ final class ReportCharts
     private static String boundLabel(final RunData run)
     {
         final double boundNs = run.latencyBoundNs();
-        if (boundNs <= 0)
+        if (!(boundNs > 0))
         {
             return "";
         }
@@ -457,7 +462,7 @@ final class ReportCharts
     }
 
     /** HdrHistogram's percentile curve, to 99.9999% (its plotter's default range), ending at the maximum. */
-    private static double[][] percentileCurve(final Histogram h)
+    static double[][] percentileCurve(final Histogram h)
     {
         final List<double[]> points = new ArrayList<>();
         final Iterator<HistogramIterationValue> it = h.percentiles(5).iterator();

@@ -161,6 +161,16 @@ final class ReportPage
                     rows.add(new String[] {key, value(run, key)});
                 }
             }
+            // JLoadGen's own records: failed samples and goodput, the failure policy, the LLM client's metrics.
+            for (final String key : run.detail().keys())
+            {
+                if (key.startsWith("jloadgen_failed") || key.startsWith("jloadgen_completed_samples")
+                    || key.startsWith("jloadgen_goodput") || key.startsWith("jloadgen_failure")
+                    || key.equals("jloadgen_retries") || key.startsWith("jloadgen_llm_"))
+                {
+                    rows.add(new String[] {key, value(run, key)});
+                }
+            }
             for (final String key : List.of("effective_target_qps", "effective_target_latency_ns",
                 "effective_target_latency_percentile", "effective_min_duration_ms", "effective_min_query_count"))
             {
@@ -189,9 +199,27 @@ final class ReportPage
         return rows;
     }
 
+    /** What {@code result_token_throughput} is, since LoadGen prints it bare. */
+    static final String TOKEN_THROUGHPUT_MEANING = "tokens per ns of summed sample latency: LoadGen's "
+        + "result_token_throughput divides the tokens by (mean latency in ns x samples), so x 1e9 it is tokens per "
+        + "second of one request's latency, a per-request decode rate, not the run's throughput (that is "
+        + "result_completed_tokens_per_second)";
+
     private static String value(final RunData run, final String key)
     {
         final String text = run.detail().text(key);
+        if (key.equals("result_token_throughput"))
+        {
+            try
+            {
+                return text + " = " + String.format(Locale.ROOT, "%.1f", Double.parseDouble(text) * 1e9)
+                    + " tokens/s per request (" + TOKEN_THROUGHPUT_MEANING + ")";
+            }
+            catch (final NumberFormatException ex)
+            {
+                return text;
+            }
+        }
         if (key.endsWith("_ns") || key.contains("_latency_ns"))
         {
             try

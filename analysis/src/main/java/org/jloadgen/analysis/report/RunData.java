@@ -37,7 +37,7 @@ import org.jloadgen.sut.SutStatistics;
  */
 record RunData(String name, Path dir, List<Path> files, String summary, DetailLogValues detail,
     HistogramSeries latency, HistogramSeries lateness, JvmPauses pauses, SutStatistics.Snapshot sutStats,
-    List<String> notes, boolean incomplete)
+    List<String> notes, boolean incomplete, LlmRequests requests)
 {
     /** The verdict of a run that did not finish. */
     static final String INCOMPLETE = "INCOMPLETE";
@@ -168,9 +168,19 @@ record RunData(String name, Path dir, List<Path> files, String summary, DetailLo
             notes.add("No " + SutStatistics.FILE_NAME + " (written by SUTs built on the toolkit): no batch sizes or "
                 + "stage times.");
         }
+        final LlmRequests requests = LlmRequests.find(dir, detail);
+        if (requests != null)
+        {
+            files.add(requests.source());
+        }
+        else if (detail != null && detail.has(LlmRequests.FILE_KEY))
+        {
+            notes.add("The per-request export " + detail.text(LlmRequests.FILE_KEY) + " is gone: no per-request "
+                + "TTFT, TPOT and ITL, and no requests over time.");
+        }
         final Path fileName = dir.toAbsolutePath().normalize().getFileName();
         return new RunData(fileName == null ? dir.toString() : fileName.toString(), dir, List.copyOf(files),
-            summary, detail, latency, lateness, pauses, stats, List.copyOf(notes), incomplete);
+            summary, detail, latency, lateness, pauses, stats, List.copyOf(notes), incomplete, requests);
     }
 
     /**
@@ -246,7 +256,9 @@ record RunData(String name, Path dir, List<Path> files, String summary, DetailLo
     double latencyBoundNs()
     {
         final boolean server = text("effective_scenario").map("Server"::equals).orElse(false);
-        return server ? number("effective_target_latency_ns").orElse(Double.NaN) : Double.NaN;
+        // A token run is judged on TTFT and TPOT, not on the end-to-end target latency.
+        return server && !TokenCharts.tokenRun(this) ? number("effective_target_latency_ns").orElse(Double.NaN)
+            : Double.NaN;
     }
 
     private static Optional<Path> newest(final Path dir, final String nameContains, final String extension)

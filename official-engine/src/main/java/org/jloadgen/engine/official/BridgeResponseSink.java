@@ -94,6 +94,16 @@ final class BridgeResponseSink implements ResponseSink
         LoadGenBridge.firstToken(responses.segment(), checkCount(responses, count));
     }
 
+    /**
+     * LoadGen has no failed-sample path: a failed sample ends the run, as LoadGen's policy does.
+     */
+    @Override
+    public void failSample(final long responseId)
+    {
+        failures.fail("the SUT reported a failed sample (response id " + responseId + "); the official LoadGen "
+            + "has no failed-sample path, so the run ends", null);
+    }
+
     @Override
     public void fail(final Throwable cause)
     {

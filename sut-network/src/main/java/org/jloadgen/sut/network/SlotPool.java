@@ -25,6 +25,21 @@ public final class SlotPool<S extends SlotPool.Slot>
          * @return when its current request started ({@code System.nanoTime()}), or 0 while it is free.
          */
         long startNs();
+
+        /**
+         * Fails the request that started at {@code seenStartNs}, if it is still the slot's and unsettled, because
+         * it went unanswered too long (the counting policy's watchdog): it is counted as failed, the engine hears of
+         * it, and the exchange is cancelled so the slot comes free. Watchdog thread.
+         *
+         * @param seenStartNs the request's {@link #startNs()} as the watchdog read it.
+         * @param reason      what to count, e.g. {@code no answer within 30000 ms (timeout-ms)}.
+         * @return {@code false} when this kind of slot cannot fail one request alone (a request on a shared stream):
+         *         the run must fail instead.
+         */
+        default boolean timeOut(final long seenStartNs, final String reason)
+        {
+            return false;
+        }
     }
 
     private final List<S> slots;
@@ -152,6 +167,27 @@ public final class SlotPool<S extends SlotPool.Slot>
     public String describeCounts()
     {
         return sent() + " sent, " + answeredCount() + " answered, " + failedCount() + " failed";
+    }
+
+    /**
+     * Fails, one by one, the requests in flight longer than {@code timeoutNs} ({@link Slot#timeOut}).
+     *
+     * @param nowNs     {@code System.nanoTime()}.
+     * @param timeoutNs how long a request may take.
+     * @param reason    what to count.
+     * @return {@code false} when a slot could not fail its request alone.
+     */
+    public boolean timeOutOlderThan(final long nowNs, final long timeoutNs, final String reason)
+    {
+        for (int i = 0; i < slots.size(); i++)
+        {
+            final long startNs = slots.get(i).startNs();
+            if (startNs != 0 && nowNs - startNs > timeoutNs && !slots.get(i).timeOut(startNs, reason))
+            {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**

@@ -3,11 +3,14 @@ package org.jloadgen.sut.network.client;
 import java.io.IOException;
 import java.io.InputStream;
 import java.lang.foreign.MemorySegment;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 
 import io.grpc.ClientCall;
 import io.grpc.Metadata;
 import io.grpc.Status;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.sut.network.FleetMonitor;
 import org.jloadgen.sut.network.SlotPool;
 import org.jloadgen.sut.network.kserve.InferResponseScanner;
 
@@ -17,11 +20,27 @@ import org.jloadgen.sut.network.kserve.InferResponseScanner;
  * object, the response buffer and scanner). The issuing thread takes a free slot, sends its request and forgets it;
  * gRPC's transport thread reads the answer, completes the sample on the engine's {@link ResponseSink} and frees the
  * slot.
+ * <p>
+ * A request ends once ({@link #settle}): answered, failed, or timed out by the watchdog, whichever comes first. A
+ * failed unary call may be sent again on the same slot while the failure policy allows a retry.
  */
 final class InferCall extends ClientCall.Listener<InputStream> implements SlotPool.Slot
 {
     /** No {@code id} field: unary calls need none. */
     private static final byte[] NO_ID = new byte[0];
+    private static final VarHandle START_NS;
+
+    static
+    {
+        try
+        {
+            START_NS = MethodHandles.lookup().findVarHandle(InferCall.class, "startNs", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final Node node;
     private final NetworkSut sut;
@@ -32,7 +51,20 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
     private long responseId;
     private boolean answered;
     private String protocolError;
-    /** When the call started, for the stall watchdog; 0 while the slot is free. Volatile: the watchdog reads it. */
+    private byte[] header;
+    private MemorySegment slab;
+    private long sampleOffset;
+    private long sampleBytes;
+    /** Retries of this sample so far. */
+    private int retries;
+    /** The current attempt's start, as {@link #startNs} held it when it began. */
+    private long attemptStartNs;
+    /** The current unary call, for the watchdog to cancel; {@code null} on a stream. */
+    private volatile ClientCall<InferCall, InputStream> call;
+    /**
+     * When the call started, for the stall watchdog; 0 once the request is settled or the slot is free. Whoever sets
+     * it from the attempt's start to 0 ({@link #settle}) decides how the request ends.
+     */
     private volatile long startNs;
 
     /**
@@ -66,28 +98,67 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
      * @param sampleOffset the sample's offset in the slab.
      * @param sampleBytes  its size.
      */
-    void start(final long id, final byte[] header, final MemorySegment slab, final long sampleOffset,
-        final long sampleBytes)
+    void start(final long id, final byte[] requestHeader, final MemorySegment sampleSlab, final long offset,
+        final long bytes)
     {
         responseId = id;
+        header = requestHeader;
+        slab = sampleSlab;
+        sampleOffset = offset;
+        sampleBytes = bytes;
+        retries = 0;
+        send();
+    }
+
+    /**
+     * @return whether this thread settled the current attempt (neither the watchdog nor an earlier outcome did).
+     */
+    private boolean settle()
+    {
+        return START_NS.compareAndSet(this, attemptStartNs, 0L);
+    }
+
+    @Override
+    public boolean timeOut(final long seenStartNs, final String reason)
+    {
+        final ClientCall<InferCall, InputStream> c = call;
+        if (c == null)
+        {
+            // A request on a shared stream cannot be cancelled alone.
+            return false;
+        }
+        if (START_NS.compareAndSet(this, seenStartNs, 0L))
+        {
+            sut.monitor().requestFailed(node, FleetMonitor.TIMEOUT_CAUSE, reason, responseId);
+            // onClose follows with CANCELLED and frees the slot.
+            c.cancel(reason, null);
+        }
+        return true;
+    }
+
+    private void send()
+    {
         answered = false;
         protocolError = null;
         final StreamConnection stream = node.nextStream();
         request.reset(header, stream != null ? idField : NO_ID, slab, sampleOffset, sampleBytes);
-        startNs = System.nanoTime() | 1;
+        attemptStartNs = System.nanoTime() | 1;
+        startNs = attemptStartNs;
         if (stream != null)
         {
+            call = null;
             try
             {
                 stream.send(this);
             }
             catch (final RuntimeException ex)
             {
-                streamFailed("the client could not send on its stream: " + ex);
+                streamFailed("the client could not send on its stream: " + FleetMonitor.describe(ex));
             }
             return;
         }
         final ClientCall<InferCall, InputStream> c = node.newCall();
+        call = c;
         try
         {
             // Metadata is mutated by the transport, so each call gets its own (grpc-java has no reusable headers).
@@ -96,8 +167,12 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
         catch (final RuntimeException ex)
         {
             // Not started, so no listener callback will come: free the slot here.
+            if (settle())
+            {
+                sut.monitor().requestFailed(node, "client", "the client could not start a call: "
+                    + FleetMonitor.describe(ex), responseId);
+            }
             startNs = 0;
-            sut.monitor().requestFailed(node, "the client could not start a call: " + ex);
             node.pool().release(this);
             return;
         }
@@ -125,8 +200,11 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
     {
         // Counted before the engine hears of it: the last completion may end the run, and the node's counts are
         // read then.
-        node.pool().answered();
-        sut.monitor().sink().complete(responseId, data, offset, length, 0L);
+        if (settle())
+        {
+            node.pool().answered();
+            sut.monitor().sink().complete(responseId, data, offset, length, 0L);
+        }
         startNs = 0;
         node.pool().release(this);
     }
@@ -138,7 +216,10 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
      */
     void streamFailed(final String reason)
     {
-        sut.monitor().requestFailed(node, reason);
+        if (settle())
+        {
+            sut.monitor().requestFailed(node, "error message", reason, responseId);
+        }
         startNs = 0;
         node.pool().release(this);
     }
@@ -157,6 +238,11 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
             final int length = buffer.readFully(message);
             if (scanner.scan(buffer.bytes(), length))
             {
+                if (!settle())
+                {
+                    // The watchdog failed it already; the answer came too late.
+                    return;
+                }
                 answered = true;
                 // Counted before the engine hears of it, not when the call closes: the last completion may end the
                 // run, and the node's counts are read then.
@@ -174,7 +260,7 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
         }
         catch (final IOException | RuntimeException ex)
         {
-            protocolError = "sent a response the client cannot read: " + ex;
+            protocolError = "sent a response the client cannot read: " + FleetMonitor.describe(ex);
         }
     }
 
@@ -192,16 +278,27 @@ final class InferCall extends ClientCall.Listener<InputStream> implements SlotPo
                     sut.monitor().serverFailed(node, "closed an answered call with " + NetworkSut.describe(status));
                 }
             }
-            else
+            else if (settle())
             {
-                sut.monitor().requestFailed(node, protocolError != null ? protocolError
-                    : status.isOk() ? "closed the call without an answer" : NetworkSut.describe(status));
+                final String cause = protocolError != null ? "unreadable answer"
+                    : status.isOk() ? "no answer" : status.getCode().name();
+                if (protocolError == null && !status.isOk() && sut.monitor().retry(retries, cause))
+                {
+                    retries++;
+                    send();
+                    return;
+                }
+                sut.monitor().requestFailed(node, cause, protocolError != null ? protocolError
+                    : status.isOk() ? "closed the call without an answer" : NetworkSut.describe(status), responseId);
             }
         }
-        finally
+        catch (final RuntimeException ex)
         {
             startNs = 0;
             node.pool().release(this);
+            throw ex;
         }
+        startNs = 0;
+        node.pool().release(this);
     }
 }

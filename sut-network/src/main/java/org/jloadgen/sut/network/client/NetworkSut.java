@@ -80,7 +80,8 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
         }
         this.qsl = qsl;
         this.options = options;
-        this.monitor = new FleetMonitor(List.of(nodes), options.requestTimeoutMs(), "jloadgen-network-watchdog");
+        this.monitor = new FleetMonitor(List.of(nodes), options.requestTimeoutMs(), "jloadgen-network-watchdog",
+            options.failurePolicy());
         this.transportCpus = registerTransport(members, options);
     }
 
@@ -279,6 +280,7 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
             {
                 node.pool().resetCounts();
             }
+            monitor.resetCauses();
         }
         final int connections = nodes.length * options.connections();
         warmup = sent + " requests (" + sampleBytes + " B sample) to " + nodes.length
@@ -294,6 +296,51 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
     public List<Note> notesBeforeRun()
     {
         return List.of(new Note(WARMUP_KEY, warmup));
+    }
+
+    /**
+     * @return the failure policy, the failed requests by cause and the retries, as JLoadGen's records.
+     */
+    @Override
+    public List<Note> notesAfterRun()
+    {
+        return List.of(new Note(org.jloadgen.sut.network.FailurePolicy.POLICY_KEY,
+            options.failurePolicy().describe()), new Note(org.jloadgen.sut.network.FailurePolicy.CAUSES_KEY,
+            monitor.causesValue()), new Note(org.jloadgen.sut.network.FailurePolicy.RETRIES_KEY,
+            monitor.retries()));
+    }
+
+    /**
+     * @return under {@code on-error=count}, JLoadGen's summary lines: the client's counts and one line per failure
+     *         cause; nothing under LoadGen's policy.
+     */
+    @Override
+    public List<String> summaryAfterRun()
+    {
+        if (!options.failurePolicy().count())
+        {
+            return List.of();
+        }
+        final List<String> lines = new java.util.ArrayList<>();
+        lines.add("network SUT (" + options.failurePolicy().describe() + "): " + describeTotals());
+        for (final String cause : monitor.describeCauses())
+        {
+            lines.add("  " + cause);
+        }
+        return lines;
+    }
+
+    /**
+     * @return one line per failure cause with its counts (each after a newline, indented), or nothing.
+     */
+    public String describeFailures()
+    {
+        final StringBuilder b = new StringBuilder();
+        for (final String line : monitor.describeCauses())
+        {
+            b.append("\n  ").append(line);
+        }
+        return b.toString();
     }
 
     @Override

@@ -11,6 +11,7 @@ import java.util.Set;
 import org.jloadgen.sut.DatasetDescriptor;
 import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
+import org.jloadgen.sut.network.FailurePolicy;
 
 /**
  * The options of {@code --sut network}; each field is the {@code --sut-opt} key of the same name (also accepted in
@@ -37,6 +38,7 @@ import org.jloadgen.sut.SutOptions;
  *                         samples.
  * @param warmupMs         {@code warmup-ms=N}: how long requests warm the connections and both sides' code paths
  *                         before the run (0: no warm-up).
+ * @param failurePolicy    {@code on-error=fail|count}, {@code retries=N}: what a failed request does.
  */
 public record NetworkSutOptions(
     List<String> endpoints,
@@ -56,7 +58,8 @@ public record NetworkSutOptions(
     int maxMessageBytes,
     long sampleBytes,
     DatasetDescriptor dataset,
-    long warmupMs)
+    long warmupMs,
+    FailurePolicy failurePolicy)
 {
     /** Default time the client warms its connections and code paths up before the run. */
     public static final long WARMUP_MS_DEFAULT = 5_000;
@@ -100,7 +103,8 @@ public record NetworkSutOptions(
         new SutOption("warmup-ms", "integer >= 0", Long.toString(WARMUP_MS_DEFAULT), "How long requests warm the "
             + "connections and both sides' code paths before the clock starts (at most 20,000 requests); 0 for none."));
     /** Every option: the client's and the dataset's. */
-    static final List<SutOption> OPTIONS = concat(OWN_OPTIONS, DatasetDescriptor.OPTIONS);
+    static final List<SutOption> OPTIONS = concat(concat(OWN_OPTIONS, FailurePolicy.OPTIONS),
+        DatasetDescriptor.OPTIONS);
     /** The client's own keys. */
     static final Set<String> OWN_KEYS = SutOption.keys(OWN_OPTIONS);
     /** Every key: the client's and the dataset's. */
@@ -205,7 +209,7 @@ public record NetworkSutOptions(
             positive(o, "max-message-mb", MAX_MESSAGE_MB_DEFAULT, 2047) << 20,
             nonNegative(o, "sample-bytes", SAMPLE_BYTES_DEFAULT),
             hasDataset ? DatasetDescriptor.fromOptions(o, "the network SUT") : null,
-            nonNegative(o, "warmup-ms", WARMUP_MS_DEFAULT));
+            nonNegative(o, "warmup-ms", WARMUP_MS_DEFAULT), FailurePolicy.parse(o));
     }
 
     private static int positive(final SutOptions o, final String key, final int fallback, final int max)

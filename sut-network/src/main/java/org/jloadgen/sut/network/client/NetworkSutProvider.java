@@ -177,7 +177,7 @@ public final class NetworkSutProvider implements SutProvider
             // Which node answered what: the first thing to read when a cluster run goes wrong. A failure was said
             // once already, by the engine; these counts add up with its own.
             System.err.println("jloadgen: network SUT: " + sut.describeTotals() + "\n"
-                + sut.describeNodes().replaceAll("(?m)^", "  "));
+                + sut.describeNodes().replaceAll("(?m)^", "  ") + sut.describeFailures());
             sut.close();
         }
     }

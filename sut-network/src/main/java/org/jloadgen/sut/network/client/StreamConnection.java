@@ -8,6 +8,7 @@ import io.grpc.ClientCall;
 import io.grpc.ManagedChannel;
 import io.grpc.Metadata;
 import io.grpc.Status;
+import org.jloadgen.sut.network.FleetMonitor;
 import org.jloadgen.sut.network.kserve.InferResponseScanner;
 import org.jloadgen.sut.network.kserve.StreamResponseScanner;
 
@@ -68,7 +69,8 @@ final class StreamConnection extends ClientCall.Listener<InputStream>
         }
         catch (final IOException | RuntimeException ex)
         {
-            sut.monitor().serverFailed(node, "sent a stream message the client cannot read: " + ex);
+            sut.monitor().serverFailed(node, "sent a stream message the client cannot read: "
+                + FleetMonitor.describe(ex));
             return;
         }
         final String error = outer.error(response);
@@ -83,7 +85,8 @@ final class StreamConnection extends ClientCall.Listener<InputStream>
             }
             catch (final RuntimeException ex)
             {
-                sut.monitor().serverFailed(node, "sent a response the client cannot read: " + ex);
+                sut.monitor().serverFailed(node, "sent a response the client cannot read: "
+                    + FleetMonitor.describe(ex));
                 return;
             }
         }

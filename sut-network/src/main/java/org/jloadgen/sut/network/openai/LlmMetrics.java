@@ -313,10 +313,20 @@ final class LlmMetrics
             {
                 b.append(" (input and total need usage=true)");
             }
-            b.append(String.format(Locale.ROOT, "%n  goodput: %d of %d requests (%.2f requests/s) met %s",
-                good.get(), completed.get(), good.get() / seconds, slos.describe()));
+            b.append("\n  ").append(goodputLine());
         }
         return b.toString();
+    }
+
+    /**
+     * @return e.g. {@code goodput: 24 of 40 requests (19.51 requests/s) met ttft <= 30 ms}: the requests that met
+     *         every SLO, of those sent (failed ones included), per second of the client's view.
+     */
+    synchronized String goodputLine()
+    {
+        final double seconds = durationSeconds();
+        return String.format(Locale.ROOT, "goodput: %d of %d requests (%.2f requests/s) met %s", good.get(),
+            completed.get() + failedCount(), seconds > 0 ? good.get() / seconds : 0.0, slos.describe());
     }
 
     private static void line(final StringBuilder b, final String name, final Histogram h)

@@ -12,6 +12,7 @@ import java.util.Set;
 
 import org.jloadgen.sut.SutOption;
 import org.jloadgen.sut.SutOptions;
+import org.jloadgen.sut.network.FailurePolicy;
 
 /**
  * The options of {@code --sut openai}; each field is the {@code --sut-opt} key of the same name.
@@ -35,11 +36,12 @@ import org.jloadgen.sut.SutOptions;
  * @param sloE2eNs     {@code slo-e2e-ms}: goodput's longest end-to-end latency, or 0 for none.
  * @param requestsFile {@code requests-file=FILE}: the per-request export (JSON Lines), or {@code null}.
  * @param maxTokensFile {@code max-tokens-file=FILE}: each prompt's max tokens, a line each, or {@code null}.
+ * @param failurePolicy {@code on-error=fail|count}, {@code retries=N}: what a failed request does.
  */
 public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path prompts, boolean tokenPrompts,
     int maxTokens, String extraBody, boolean usage, int inFlight, boolean http2, String apiKey,
     long connectTimeoutMs, long requestTimeoutMs, long sloTtftNs, long sloTpotNs, long sloE2eNs, Path requestsFile,
-    Path maxTokensFile)
+    Path maxTokensFile, FailurePolicy failurePolicy)
 {
     /**
      * @return the SLOs goodput counts against.
@@ -65,7 +67,7 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
     }
 
     /** Every option, with its type, default and meaning ({@code run --sut openai --help}). */
-    static final List<SutOption> OPTIONS = List.of(
+    static final List<SutOption> OPTIONS = java.util.stream.Stream.concat(java.util.stream.Stream.of(
         new SutOption("url", "http://host:port[,...]", "", "The OpenAI-compatible servers (vLLM, TGI...); "
             + "required."),
         new SutOption("model", "text", "", "The model every server serves; required."),
@@ -88,7 +90,7 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
         new SutOption("connect-timeout-ms", "integer >= 0", "10000", "How long to wait for the servers to answer "
             + "before the run."),
         new SutOption("timeout-ms", "integer >= 1", Long.toString(REQUEST_TIMEOUT_MS_DEFAULT), "A stream "
-            + "unfinished this long fails the run."),
+            + "unfinished this long fails the run (on-error=count: fails that request alone)."),
         new SutOption("slo-ttft-ms", "number >= 0", "0 (none)", "Goodput: a request counts only if its time to "
             + "first token is at most this."),
         new SutOption("slo-tpot-ms", "number >= 0", "0 (none)", "Goodput: ... and its time per output token."),
@@ -96,7 +98,7 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
         new SutOption("requests-file", SutOption.PATH, "", "Writes one JSON line per request (TTFT, every "
             + "inter-token gap, TPOT, E2E, tokens, outcome)."),
         new SutOption("max-tokens-file", SutOption.PATH, "", "Each prompt's max tokens, one line each (from "
-            + "jloadgen llm-trace)."));
+            + "jloadgen llm-trace).")), FailurePolicy.OPTIONS.stream()).toList();
     /** Every key. */
     static final Set<String> KEYS = SutOption.keys(OPTIONS);
     /** Keys whose descriptor values are paths. */
@@ -168,7 +170,8 @@ public record OpenAiOptions(List<URI> urls, String model, boolean chat, Path pro
             IN_FLIGHT_DEFAULT), choice(o, "http", "1.1", "2").equals("2"), o.string("api-key"),
             Math.max(0, o.longValue("connect-timeout-ms", 10_000)),
             Math.max(1, o.longValue("timeout-ms", REQUEST_TIMEOUT_MS_DEFAULT)), slo(o, "slo-ttft-ms"),
-            slo(o, "slo-tpot-ms"), slo(o, "slo-e2e-ms"), o.path("requests-file"), o.path("max-tokens-file"));
+            slo(o, "slo-tpot-ms"), slo(o, "slo-e2e-ms"), o.path("requests-file"), o.path("max-tokens-file"),
+            FailurePolicy.parse(o));
     }
 
     private static long slo(final SutOptions o, final String key)

@@ -21,6 +21,7 @@ import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SutLogNotes;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.concurrent.CpuBudget;
+import org.jloadgen.sut.network.FailurePolicy;
 import org.jloadgen.sut.network.FleetMonitor;
 import org.jloadgen.sut.network.TransportCpus;
 
@@ -33,7 +34,8 @@ import org.jloadgen.sut.network.TransportCpus;
  * <p>
  * As a QDL it sends the prompt as it is and returns the generated text as it is. A server that refuses, answers
  * an HTTP error or an error event, breaks off a stream or leaves one unfinished for {@code timeout-ms} fails the
- * run naming the server and the samples lost on it.
+ * run naming the server and the samples lost on it; under {@code on-error=count} that request's sample fails alone
+ * and the run goes on ({@link org.jloadgen.sut.network.FailurePolicy}).
  */
 public final class OpenAiSut implements SystemUnderTest, SutLogNotes, AutoCloseable
 {
@@ -74,7 +76,8 @@ public final class OpenAiSut implements SystemUnderTest, SutLogNotes, AutoClosea
         {
             endpoints[i] = new Endpoint(i, urls.get(i), options.inFlight(), this);
         }
-        this.monitor = new FleetMonitor(List.of(endpoints), options.requestTimeoutMs(), "jloadgen-openai-watchdog");
+        this.monitor = new FleetMonitor(List.of(endpoints), options.requestTimeoutMs(), "jloadgen-openai-watchdog",
+            options.failurePolicy());
         // The JDK client reads every connection on its selector thread and runs the body handlers (the event
         // parsing that completes samples) on its executor's threads: two busy threads at least.
         this.transportCpus = TransportCpus.register(CpuBudget.process(), HTTP_CLIENT_THREADS, "OpenAI client: JDK "
@@ -320,12 +323,37 @@ public final class OpenAiSut implements SystemUnderTest, SutLogNotes, AutoClosea
     {
         metrics.collect();
         final List<Note> notes = new ArrayList<>(metrics.notes());
+        notes.add(new Note(FailurePolicy.POLICY_KEY, options.failurePolicy().describe()));
+        notes.add(new Note(FailurePolicy.CAUSES_KEY, monitor.causesValue()));
+        notes.add(new Note(FailurePolicy.RETRIES_KEY, monitor.retries()));
         if (export != null)
         {
             export.flush();
             notes.add(new Note(LlmMetrics.KEY + "requests_file", options.requestsFile().toString()));
         }
         return notes;
+    }
+
+    /**
+     * @return under {@code on-error=count}, JLoadGen's summary lines: the client's counts, one line per failure
+     *         cause, and the goodput against the SLOs; nothing under LoadGen's policy, whose summary stays LoadGen's.
+     */
+    @Override
+    public List<String> summaryAfterRun()
+    {
+        if (!options.failurePolicy().count())
+        {
+            return List.of();
+        }
+        metrics.collect();
+        final List<String> lines = new ArrayList<>();
+        lines.add("openai SUT (" + options.failurePolicy().describe() + "): " + describeTotals());
+        for (final String cause : monitor.describeCauses())
+        {
+            lines.add("  " + cause);
+        }
+        lines.add(metrics.goodputLine());
+        return lines;
     }
 
     /**
@@ -375,6 +403,19 @@ public final class OpenAiSut implements SystemUnderTest, SutLogNotes, AutoClosea
     public String describeServers()
     {
         return monitor.describeMembers();
+    }
+
+    /**
+     * @return one line per failure cause with its counts (each after a newline, indented), or nothing.
+     */
+    public String describeFailures()
+    {
+        final StringBuilder b = new StringBuilder();
+        for (final String line : monitor.describeCauses())
+        {
+            b.append("\n  ").append(line);
+        }
+        return b.toString();
     }
 
     /**

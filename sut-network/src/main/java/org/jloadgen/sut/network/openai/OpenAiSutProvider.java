@@ -78,7 +78,7 @@ public final class OpenAiSutProvider implements SutProvider
             {
                 // A failure was said once already, by the engine; these counts add up with its own.
                 System.err.println("jloadgen: openai SUT: " + sut.describeTotals() + "\n"
-                    + sut.describeServers().replaceAll("(?m)^", "  "));
+                    + sut.describeServers().replaceAll("(?m)^", "  ") + sut.describeFailures());
                 sut.close();
                 System.err.println("jloadgen: openai SUT, LLM metrics: " + sut.describeMetrics());
             }

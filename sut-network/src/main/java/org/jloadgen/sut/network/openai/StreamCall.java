@@ -1,5 +1,7 @@
 package org.jloadgen.sut.network.openai;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.ByteBuffer;
@@ -20,6 +22,11 @@ import org.jloadgen.sut.network.SlotPool;
  * ({@code ResponseSink.firstToken}), {@code data: [DONE]} (or the end of the stream) completes the sample with the
  * generated text as its response and the token count (the usage chunk's {@code completion_tokens}, else the
  * number of text events). Buffers and parser are reused from request to request.
+ * <p>
+ * A request ends once ({@link #settle}): answered, failed, or timed out by the watchdog, whichever comes first. A
+ * failure is resolved when the exchange is over ({@link #accept}): sent again while the failure policy allows a
+ * retry and the engine has had no first token of it, else counted and reported (the run fails, or under
+ * {@code on-error=count} the sample fails alone).
  */
 final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.BodySubscriber<Void>,
     BiConsumer<HttpResponse<Void>, Throwable>, SlotPool.Slot
@@ -28,6 +35,19 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     static final int ERROR_BODY_MAX = 2048;
     private static final byte[] DATA = "data:".getBytes(StandardCharsets.US_ASCII);
     private static final byte[] DONE = "[DONE]".getBytes(StandardCharsets.US_ASCII);
+    private static final VarHandle START_NS;
+
+    static
+    {
+        try
+        {
+            START_NS = MethodHandles.lookup().findVarHandle(StreamCall.class, "startNs", long.class);
+        }
+        catch (final ReflectiveOperationException ex)
+        {
+            throw new ExceptionInInitializerError(ex);
+        }
+    }
 
     private final Endpoint endpoint;
     private final OpenAiSut sut;
@@ -50,7 +70,28 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     private long itlMaxNs;
     private boolean finished;
     private CompletableFuture<Void> body;
-    /** When the stream started, for the watchdog; 0 while the slot is free. */
+    /** The prompt's request, kept for a retry. */
+    private HttpRequest request;
+    /** Retries of this sample so far. */
+    private int retries;
+    /** Whether the engine has had this sample's first token (a retry would give it a second). */
+    private boolean firstTokenSent;
+    /** A failure to resolve when the exchange is over, or {@code null}. */
+    private String failedReason;
+    /** The current attempt's start, as {@link #startNs} held it when it began. */
+    private long attemptStartNs;
+    /**
+     * What holds the slot: the exchange (until {@link #accept}) and, once the response came, its body (until
+     * {@code onComplete} or {@code onError}). The last to let go frees the slot, so that a stream the watchdog
+     * cancelled cannot write into the slot's next request.
+     */
+    private final java.util.concurrent.atomic.AtomicInteger holds = new java.util.concurrent.atomic.AtomicInteger();
+    /** The current exchange, for the watchdog to cancel. */
+    private volatile CompletableFuture<HttpResponse<Void>> exchange;
+    /**
+     * When the stream started, for the watchdog; 0 once the request is settled or the slot is free. Whoever sets it
+     * from the attempt's start to 0 ({@link #settle}) decides how the request ends.
+     */
     private volatile long startNs;
 
     StreamCall(final Endpoint endpoint, final OpenAiSut sut)
@@ -66,27 +107,68 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
      * @param index    the prompt's QSL index (its line among the prompts), for the export.
      * @param request  the prompt's request to this server.
      */
-    void start(final long id, final long index, final HttpRequest request)
+    void start(final long id, final long index, final HttpRequest prompt)
     {
         responseId = id;
         sample = index;
+        request = prompt;
+        retries = 0;
+        firstTokenSent = false;
+        final LlmMetrics metrics = sut.metrics();
+        sendNs = metrics.nowNs();
+        metrics.sent(sendNs);
+        send();
+    }
+
+    /**
+     * Sends the request (again, for a retry: the client's times still run from the first send).
+     */
+    private void send()
+    {
         promptTokens = -1;
         firstNs = 0;
         itlMinNs = -1;
         itlMaxNs = -1;
-        final LlmMetrics metrics = sut.metrics();
-        sendNs = metrics.nowNs();
         lastEventNs = sendNs;
-        metrics.sent(sendNs);
         status = 0;
         firstToken = false;
         contentEvents = 0;
         usageTokens = -1;
         finished = false;
+        failedReason = null;
         lineLength = 0;
         textLength = 0;
-        startNs = System.nanoTime() | 1;
-        sut.client().sendAsync(request, this).whenComplete(this);
+        attemptStartNs = System.nanoTime() | 1;
+        holds.set(1);
+        startNs = attemptStartNs;
+        final CompletableFuture<HttpResponse<Void>> sent = sut.client().sendAsync(request, this);
+        exchange = sent;
+        sent.whenComplete(this);
+    }
+
+    /**
+     * @return whether this thread settled the current attempt (nobody else did: neither the watchdog nor an earlier
+     *         outcome).
+     */
+    private boolean settle()
+    {
+        return START_NS.compareAndSet(this, attemptStartNs, 0L);
+    }
+
+    @Override
+    public boolean timeOut(final long seenStartNs, final String reason)
+    {
+        if (START_NS.compareAndSet(this, seenStartNs, 0L))
+        {
+            // Counted failed now; the exchange is cancelled and frees the slot when it ends (accept).
+            reportFailure(FleetMonitor.TIMEOUT_CAUSE, reason);
+            final CompletableFuture<HttpResponse<Void>> e = exchange;
+            if (e != null)
+            {
+                e.cancel(true);
+            }
+        }
+        return true;
     }
 
     /**
@@ -108,6 +190,7 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     {
         status = info.statusCode();
         body = new CompletableFuture<>();
+        holds.incrementAndGet();
         return this;
     }
 
@@ -217,7 +300,11 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             if (!firstToken)
             {
                 firstToken = true;
-                sut.monitor().sink().firstToken(responseId, 0L, 0L);
+                if (startNs == attemptStartNs)
+                {
+                    firstTokenSent = true;
+                    sut.monitor().sink().firstToken(responseId, 0L, 0L);
+                }
             }
             contentEvents++;
             appendText(content);
@@ -242,6 +329,11 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             return;
         }
         finished = true;
+        if (!settle())
+        {
+            // The watchdog failed it already.
+            return;
+        }
         final long endNs = sut.metrics().nowNs();
         final long tokens = usageTokens >= 0 ? usageTokens : contentEvents;
         sut.metrics().answered(sendNs, firstNs, endNs, tokens, promptTokens);
@@ -258,6 +350,9 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
         sut.monitor().sink().complete(responseId, text, 0, textLength, tokens);
     }
 
+    /**
+     * Marks the attempt failed; the failure is resolved (retried or reported) when the exchange is over.
+     */
     private void fail(final String reason)
     {
         if (finished)
@@ -265,14 +360,22 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             return;
         }
         finished = true;
-        sut.metrics().failed(cause(reason));
+        failedReason = reason;
+    }
+
+    /**
+     * Counts a failed request in the client's metrics and export, and reports it (the monitor applies the policy).
+     */
+    private void reportFailure(final String cause, final String reason)
+    {
+        sut.metrics().failed(cause);
         final RequestExport export = sut.export();
         if (export != null)
         {
             export.record(responseId, sample, endpoint.number(), false, sendNs, firstNs == 0 ? -1 : firstNs - sendNs,
                 -1, -1, itlMinNs, itlMaxNs, contentEvents, contentEvents, promptTokens);
         }
-        sut.monitor().requestFailed(endpoint, reason);
+        sut.monitor().requestFailed(endpoint, cause, reason, responseId);
     }
 
     /**
@@ -298,6 +401,10 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
         {
             return "broken stream";
         }
+        if (reason.startsWith(FleetMonitor.TIMEOUT_REASON_PREFIX))
+        {
+            return FleetMonitor.TIMEOUT_CAUSE;
+        }
         if (reason.startsWith("did not answer"))
         {
             return "no answer";
@@ -309,7 +416,9 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     public void onError(final Throwable throwable)
     {
         fail("broke off the stream: " + FleetMonitor.describe(throwable));
-        body.completeExceptionally(throwable);
+        final CompletableFuture<Void> ended = body;
+        letGo();
+        ended.completeExceptionally(throwable);
     }
 
     @Override
@@ -328,7 +437,9 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
             // A stream that ends without [DONE] still ends the sample.
             finish();
         }
-        body.complete(null);
+        final CompletableFuture<Void> ended = body;
+        letGo();
+        ended.complete(null);
     }
 
     @Override
@@ -338,7 +449,8 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
     }
 
     /**
-     * The exchange is over (answered, failed, or never connected): frees the slot.
+     * The exchange is over (answered, failed, or never connected); the slot is freed once the body lets go of it
+     * too ({@link #letGo}).
      */
     @Override
     public void accept(final HttpResponse<Void> response, final Throwable failure)
@@ -346,6 +458,36 @@ final class StreamCall implements HttpResponse.BodyHandler<Void>, HttpResponse.B
         if (failure != null)
         {
             fail("did not answer: " + FleetMonitor.describe(failure));
+        }
+        letGo();
+    }
+
+    /**
+     * The exchange or the body lets go of the slot. The last one resolves a failure (sends the request again while
+     * the policy allows a retry, else reports it) and frees the slot: normally the exchange, after its body; the
+     * body, when the watchdog cancelled the exchange while it streamed.
+     */
+    private void letGo()
+    {
+        if (holds.decrementAndGet() != 0)
+        {
+            return;
+        }
+        final String reason = failedReason;
+        if (reason != null)
+        {
+            failedReason = null;
+            if (settle())
+            {
+                final String cause = cause(reason);
+                if (!firstTokenSent && sut.monitor().retry(retries, cause))
+                {
+                    retries++;
+                    send();
+                    return;
+                }
+                reportFailure(cause, reason);
+            }
         }
         startNs = 0;
         endpoint.pool().release(this);

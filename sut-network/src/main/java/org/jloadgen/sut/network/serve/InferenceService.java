@@ -159,7 +159,7 @@ final class InferenceService extends GRPCInferenceServiceGrpc.GRPCInferenceServi
             if (!ready())
             {
                 throw Status.UNAVAILABLE.withDescription(stopping ? "the server is shutting down"
-                    : "the SUT failed: " + bridge.failure()).asRuntimeException();
+                    : "the SUT failed: " + bridge.failureMessage()).asRuntimeException();
             }
             final int entries = checkRequest(request);
             bridge.submit(new PendingInfer(model, responder, request.getId(), entries),

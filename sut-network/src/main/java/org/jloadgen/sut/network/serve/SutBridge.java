@@ -104,6 +104,26 @@ final class SutBridge implements ResponseSink, AutoCloseable
     }
 
     /**
+     * @return what the SUT's failure says, for a client: its root cause's message, without class names (the
+     *         server's log has the whole chain); {@code null} while the SUT is healthy.
+     */
+    String failureMessage()
+    {
+        Throwable root = failure;
+        if (root == null)
+        {
+            return null;
+        }
+        while (root.getCause() != null && root.getCause() != root)
+        {
+            root = root.getCause();
+        }
+        return root.getMessage() != null && !root.getMessage().isBlank() ? root.getMessage().strip()
+            : root.getClass().getSimpleName().replaceAll("(Exception|Error)$", "")
+                .replaceAll("([a-z])([A-Z])", "$1 $2").toLowerCase(java.util.Locale.ROOT);
+    }
+
+    /**
      * Writes the request's samples into free slots and issues them to the SUT as one query.
      *
      * @param pending the request.
@@ -115,7 +135,7 @@ final class SutBridge implements ResponseSink, AutoCloseable
         final Throwable failed = failure;
         if (failed != null)
         {
-            throw Status.UNAVAILABLE.withDescription("the SUT failed: " + failed).asRuntimeException();
+            throw Status.UNAVAILABLE.withDescription("the SUT failed: " + failureMessage()).asRuntimeException();
         }
         final int entries = pending.entries();
         final Slot[] taken = new Slot[entries];
@@ -239,14 +259,15 @@ final class SutBridge implements ResponseSink, AutoCloseable
         {
             return;
         }
-        failure = cause;
-        System.err.println("jloadgen serve: the SUT failed; requests now get UNAVAILABLE: " + cause);
+        failure = cause == null ? new IllegalStateException("the SUT reported a failure without a cause") : cause;
+        final String message = failureMessage();
+        System.err.println("jloadgen serve: the SUT failed; requests now get UNAVAILABLE: " + message);
         for (final Slot slot : slots)
         {
             final PendingInfer owner = slot.owner;
             if (owner != null)
             {
-                owner.fail(Status.INTERNAL.withDescription("the SUT failed: " + cause));
+                owner.fail(Status.INTERNAL.withDescription("the SUT failed: " + message));
             }
         }
     }

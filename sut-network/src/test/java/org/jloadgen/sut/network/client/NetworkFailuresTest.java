@@ -68,7 +68,8 @@ class NetworkFailuresTest
         final String errors = detail.records().stream().filter(MlLogParser.Record::isError)
             .map(MlLogParser.Record::valueText).toList().toString();
         assertTrue(errors.contains("node '" + node + "' (127.0.0.1:") && errors.contains(what)
-            && errors.matches("(?s).*\\d+ samples? in flight on it lost.*"), errors);
+            && errors.matches("(?s).*; when it failed: \\d+ sent to it, \\d+ answered, \\d+ failed, "
+                + "\\d+ in flight.*"), errors);
         assertTrue(Files.readString(result.summaryFile()).contains("Result is : INVALID"));
     }
 

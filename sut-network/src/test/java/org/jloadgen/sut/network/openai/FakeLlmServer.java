@@ -44,6 +44,8 @@ final class FakeLlmServer implements AutoCloseable
     private final Semaphore textTimed = new Semaphore(0);
     private volatile boolean stepEachToken;
     private volatile boolean failWithEvent;
+    private volatile int stallPrompt = -1;
+    private volatile long stallMs;
 
     /**
      * @param ttftNs time to first token.
@@ -113,6 +115,18 @@ final class FakeLlmServer implements AutoCloseable
     {
         failPrompt = prompt;
         failWithEvent = asEvent;
+    }
+
+    /**
+     * Makes the server stall the stream of one prompt after its first token, for real time.
+     *
+     * @param prompt the prompt's number.
+     * @param ms     how long.
+     */
+    void stallOn(final int prompt, final long ms)
+    {
+        stallMs = ms;
+        stallPrompt = prompt;
     }
 
     /**
@@ -221,6 +235,11 @@ final class FakeLlmServer implements AutoCloseable
                 {
                     // Stepped timing of every token: the clock moves on only once the client has timed this one.
                     await(textTimed);
+                }
+                if (t == 0 && prompt == stallPrompt)
+                {
+                    out.flush();
+                    pass(stallMs * 1_000_000);
                 }
                 if (t == 0)
                 {

@@ -265,6 +265,129 @@ class OpenAiSutTest
         }
     }
 
+    private static TestSettings countedRun()
+    {
+        // 600 queries at 200 QPS (early stopping's least at the 99th percentile is about 460); bounds so loose that
+        // only failures can make the run INVALID.
+        return new TestSettings().scenario(TestScenario.SERVER).mode(TestMode.PERFORMANCE_ONLY)
+            .useTokenLatencies(true).serverTargetQps(200).minDurationMs(3_000).minQueryCount(600)
+            .serverTargetLatencyNs(60_000_000_000L).serverTtftLatencyNs(60_000_000_000L)
+            .serverTpotLatencyNs(60_000_000_000L);
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldCountRateLimitedRequestsAsFailedAndGoOnUnderOnErrorCount() throws Exception
+    {
+        final Path requests = dir.resolve("counted.jsonl");
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null);
+             SutInstance instance = client(server, "inflight", "16", "on-error", "count", "slo-ttft-ms", "60000",
+                 "requests-file", requests.toString()))
+        {
+            server.rateLimitEvery(40);
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final TestResult result = run(instance.sut(), instance, countedRun(), engine, dir.resolve("counted"));
+            final OpenAiSut sut = (OpenAiSut)instance.sut();
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            // The run went to its end: every request sent once, every 40th answered 429.
+            final long issued = value(detail, "generated_samples_per_query") * value(detail,
+                "generated_query_count");
+            assertEquals(issued, server.requests());
+            final long failed = issued / 40;
+            assertTrue(failed >= 10, "failed " + failed);
+            assertEquals(0, detail.errorCount(), () -> detail.records().toString());
+            assertEquals(failed, value(detail, "jloadgen_failed_samples"));
+            assertEquals(issued - failed, value(detail, "jloadgen_completed_samples"));
+            assertEquals("HTTP 429=" + failed, detail.value("jloadgen_failures_by_cause"));
+            assertEquals(failed, value(detail, "jloadgen_llm_requests_failed"));
+            assertEquals(issued - failed, value(detail, "jloadgen_llm_requests_answered"));
+            assertEquals(issued - failed, value(detail, "jloadgen_llm_goodput_requests"));
+            assertEquals(issued + " samples issued: " + issued + " sent, " + (issued - failed) + " answered, " + failed
+                + " failed, 0 in flight", sut.describeTotals());
+            // LoadGen's latencies are over the completed samples only; the run is INVALID (not every sample
+            // was answered), and JLoadGen's section says why, with the cause and the goodput.
+            assertEquals("INVALID", detail.value("result_validity"));
+            final String summary = Files.readString(result.summaryFile());
+            assertTrue(summary.contains("  All issued samples completed : NO (" + failed + " of " + issued
+                + " failed)\n"), summary);
+            assertTrue(summary.contains("Failed samples : " + failed + " of " + issued + " issued"), summary);
+            assertTrue(summary.contains("Completed samples : " + (issued - failed) + "\n"), summary);
+            assertTrue(summary.contains("openai SUT (on-error=count, retries=0): " + sut.describeTotals() + "\n"
+                + "  HTTP 429: " + failed + " failed (first: server " + server.url() + " answered HTTP 429: "
+                + "{\"object\":\"error\",\"message\":\"rate limit reached, retry later\"})\n"
+                + "goodput: " + (issued - failed) + " of " + issued + " requests ("), summary);
+            assertTrue(summary.indexOf("Test Parameters Used") < summary.indexOf("Failed samples : "), summary);
+            assertTrue(summary.endsWith("No errors encountered during test.\n"), summary);
+            // The export has a line per request, the failed ones marked.
+            final List<String> lines = Files.readAllLines(requests);
+            assertEquals(issued, lines.size());
+            assertEquals(failed, lines.stream().filter(l -> l.contains("\"ok\":false")).count());
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldFailAStreamThatOutlivesTheTimeoutAloneUnderOnErrorCount() throws Exception
+    {
+        final Path requests = dir.resolve("timeouts.jsonl");
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null);
+             SutInstance instance = client(server, "inflight", "32", "on-error", "count", "timeout-ms", "400",
+                 "requests-file", requests.toString()))
+        {
+            // Prompt 7's stream stalls 1 s after its first token: past timeout-ms, it fails alone and is cancelled.
+            // 60 QPS keeps the stalled streams within the scripted server's 16 threads.
+            server.stallOn(7, 1_000);
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final long startNs = System.nanoTime();
+            final TestResult result = run(instance.sut(), instance, countedRun().serverTargetQps(60).minQueryCount(180),
+                engine, dir.resolve("timeouts"));
+            assertTrue(System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(30), "the run waited for the stalls");
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            final long issued = value(detail, "generated_query_count");
+            final List<String> lines = Files.readAllLines(requests);
+            assertEquals(issued, lines.size());
+            final long stalled = lines.stream().filter(l -> l.contains("\"sample\":7,")).count();
+            assertTrue(stalled >= 3, "stalled " + stalled);
+            assertEquals(stalled, lines.stream().filter(l -> l.contains("\"ok\":false")).count());
+            assertTrue(lines.stream().filter(l -> l.contains("\"ok\":false")).allMatch(l -> l.contains(
+                "\"sample\":7,")), "only the stalled prompt failed");
+            assertEquals(stalled, value(detail, "jloadgen_failed_samples"));
+            assertEquals("timeout=" + stalled, detail.value("jloadgen_failures_by_cause"));
+            assertEquals(issued + " samples issued: " + issued + " sent, " + (issued - stalled) + " answered, "
+                + stalled + " failed, 0 in flight", ((OpenAiSut)instance.sut()).describeTotals());
+            assertEquals(0, detail.errorCount(), () -> detail.records().toString());
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldRetryRateLimitedRequestsAndEndValidWhenEveryRetryIsAnswered() throws Exception
+    {
+        try (FakeLlmServer server = new FakeLlmServer(1_000_000, 1_000_000, null);
+             SutInstance instance = client(server, "inflight", "16", "on-error", "count", "retries", "2"))
+        {
+            server.rateLimitEvery(40);
+            final EngineOptions engine = new EngineOptions().jitWarmupMs(0).serverWait(ServerWaitStrategy.SLEEP)
+                .completionWait(CompletionWaitStrategy.SLEEP);
+            final TestResult result = run(instance.sut(), instance, countedRun(), engine, dir.resolve("retried"));
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            final long issued = value(detail, "generated_samples_per_query") * value(detail,
+                "generated_query_count");
+            // Every 40th request arriving is refused and sent again: the requests the server saw are the samples
+            // plus the retries, and a retry is refused only when it lands on a 40th arrival itself.
+            final long retries = value(detail, "jloadgen_retries");
+            assertEquals(issued + retries, server.requests());
+            assertEquals((issued + retries) / 40, retries);
+            assertEquals("HTTP 429=0 (" + retries + " retried)", detail.value("jloadgen_failures_by_cause"));
+            assertEquals(null, detail.first("jloadgen_failed_samples"), "nothing failed after its retries");
+            assertEquals("VALID", detail.value("result_validity"), Files.readString(result.summaryFile()));
+            assertEquals(issued + " samples issued: " + issued + " sent, " + issued + " answered, 0 failed, "
+                + "0 in flight", ((OpenAiSut)instance.sut()).describeTotals());
+        }
+    }
+
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldWarnOnceThatARunWithoutTokenLatenciesIsJudgedOnEndToEndLatency() throws Exception
@@ -298,7 +421,8 @@ class OpenAiSutTest
             final String errors = MlLogParser.parse(result.detailFile()).records().stream()
                 .filter(MlLogParser.Record::isError).map(r -> String.valueOf(r.value())).toList().toString();
             assertTrue(errors.contains("server " + server.url() + " failed: " + expected), errors);
-            assertTrue(errors.matches("(?s).*\\d+ samples? in flight on it lost.*"), errors);
+            assertTrue(errors.matches("(?s).*; when it failed: \\d+ sent to it, \\d+ answered, \\d+ failed, "
+                + "\\d+ in flight.*"), errors);
             assertTrue(Files.readString(result.summaryFile()).contains("Result is : INVALID"));
         }
     }
@@ -340,7 +464,7 @@ class OpenAiSutTest
         final String down = assertThrows(IllegalArgumentException.class, () -> new OpenAiSutProvider().create(
             new SutContext(TestScenario.SERVER, Map.of("url", "http://127.0.0.1:1", "model", "m", "dataset",
                 prompts().toString()), 1, 1))).getMessage();
-        assertTrue(down.startsWith("server http://127.0.0.1:1 is not reachable: ConnectException"), down);
+        assertTrue(down.startsWith("server http://127.0.0.1:1 is not reachable: could not connect"), down);
     }
 
     /**
@@ -434,6 +558,13 @@ class OpenAiSutTest
         {
             sink.firstToken(responses, count);
             server.firstTokenRecorded();
+        }
+
+        @Override
+        public void failSample(final long responseId)
+        {
+            sink.failSample(responseId);
+            server.completionRecorded();
         }
 
         @Override
