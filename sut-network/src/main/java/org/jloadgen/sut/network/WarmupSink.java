@@ -13,6 +13,7 @@ import org.jloadgen.api.ResponseSink;
 public final class WarmupSink implements ResponseSink
 {
     private final AtomicLong completed = new AtomicLong();
+    private final AtomicLong failed = new AtomicLong();
     private volatile Throwable failure;
 
     /**
@@ -21,6 +22,22 @@ public final class WarmupSink implements ResponseSink
     public long completed()
     {
         return completed.get();
+    }
+
+    /**
+     * @return samples that failed under a counting failure policy ({@link #failSample}).
+     */
+    public long failed()
+    {
+        return failed.get();
+    }
+
+    /**
+     * @return samples done: completed or failed.
+     */
+    public long done()
+    {
+        return completed.get() + failed.get();
     }
 
     /**
@@ -72,6 +89,13 @@ public final class WarmupSink implements ResponseSink
     public void firstToken(final QuerySampleResponses responses, final int count)
     {
         // Not counted: only completions are.
+    }
+
+    @Override
+    public void failSample(final long responseId)
+    {
+        // A counting failure policy: the request is done, and the warm-up goes on.
+        failed.incrementAndGet();
     }
 
     @Override

@@ -250,7 +250,7 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
         {
             while (System.nanoTime() - endNs < 0 && sent < WARMUP_REQUESTS && monitor.failure() == null)
             {
-                if (sent - sink.completed() >= maxInFlight)
+                if (sent - sink.done() >= maxInFlight)
                 {
                     waitIdle.idle();
                     continue;
@@ -264,7 +264,7 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
                 sent++;
             }
             final long drainNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(WARMUP_DRAIN_MS);
-            while (sink.completed() < sent && monitor.failure() == null && System.nanoTime() - drainNs < 0)
+            while (sink.done() < sent && monitor.failure() == null && System.nanoTime() - drainNs < 0)
             {
                 waitIdle.idle();
             }
@@ -274,7 +274,8 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
             library.unloadSamplesFromRam(new long[] {0});
         }
         final long tookMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - startNs);
-        if (monitor.failure() == null && sink.completed() == sent)
+        // Every warm-up request done (answered, or failed under on-error=count): the run's counts start from zero.
+        if (monitor.failure() == null && sink.done() == sent)
         {
             for (final Node node : nodes)
             {
@@ -286,7 +287,8 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
         warmup = sent + " requests (" + sampleBytes + " B sample) to " + nodes.length
             + (nodes.length == 1 ? " node" : " nodes") + " over " + connections
             + (connections == 1 ? " connection" : " connections") + (options.tls() ? " (TLS)" : "") + " in "
-            + tookMs + " ms, " + sink.completed() + " answered: connections open" + (options.tls()
+            + tookMs + " ms, " + sink.completed() + " answered" + (sink.failed() > 0 ? ", " + sink.failed() + " failed"
+            : "") + ": connections open" + (options.tls()
             ? ", TLS handshakes done" : "") + ", client and node code paths compiled before the clock (warmup-ms="
             + budgetMs + ")" + (monitor.failure() != null ? "; a node failed: " + monitor.failure() : "");
         return warmup;

@@ -140,6 +140,29 @@ class NetworkOnErrorTest
 
     @Test
     @Timeout(value = 120, unit = TimeUnit.SECONDS)
+    void shouldLeaveTheWarmUpsFailedCallsOutOfTheRunsCounts() throws Exception
+    {
+        // The warm-up's calls are refused one in 40 too: under on-error=count they are done, not lost, so the
+        // warm-up does not stall on them and the run's counts start from zero after it (a user saw "1987 samples
+        // issued" beside the engine's 985 when the warm-up's counts stayed in).
+        try (FlakyNode node = FlakyNode.start(40);
+             NetworkSutProvider.Instance instance = client(node, "on-error", "count", "warmup-ms", "1500"))
+        {
+            final TestResult result = run(instance, dir.resolve("warm"));
+            final MlLogParser detail = MlLogParser.parse(result.detailFile());
+            final String warmup = String.valueOf(detail.value(NetworkSut.WARMUP_KEY));
+            assertTrue(warmup.matches("\\d+ requests .* \\d+ answered, \\d+ failed: connections open.*"), warmup);
+            final long issued = value(detail, "generated_query_count");
+            final long failed = value(detail, "jloadgen_failed_samples");
+            assertTrue(failed > 0 && failed < issued / 20, "failed " + failed + " of " + issued);
+            assertEquals(issued + " samples issued: " + issued + " sent, " + (issued - failed) + " answered, "
+                + failed + " failed, 0 in flight", instance.networkSut().describeTotals());
+            assertEquals("RESOURCE_EXHAUSTED=" + failed, detail.value("jloadgen_failures_by_cause"));
+        }
+    }
+
+    @Test
+    @Timeout(value = 120, unit = TimeUnit.SECONDS)
     void shouldSendRefusedCallsAgainWithRetries() throws Exception
     {
         try (FlakyNode node = FlakyNode.start(40);
