@@ -41,6 +41,9 @@ import org.jloadgen.schedule.WarmupQueries;
  */
 final class SeriesRunner
 {
+    /** Below this span the clock check says nothing (see {@link #checkClocks}). */
+    private static final double MIN_CLOCK_CHECK_NS = 100_000_000.0;
+
     private final SystemUnderTest sut;
     private final String sutName;
     private final QuerySampleLibrary qsl;
@@ -360,6 +363,12 @@ final class SeriesRunner
                 + System.currentTimeMillis() / 1000);
             logs.console().println("Loadgen :: Perf mode duration: " + (long)(perfClockNs / 1e6) + " ms, pc_sc_ratio: "
                 + ratio);
+        }
+        if (systemNs < MIN_CLOCK_CHECK_NS)
+        {
+            // A series cut short within its first milliseconds (an abort as it starts): microseconds between the
+            // two clocks' reads are over 1% of it, and LoadGen's whole milliseconds would read 0 / 0 here.
+            return;
         }
         if (ratio > 1.01 || ratio < 0.99)
         {
