@@ -106,7 +106,17 @@ abstract class IssuePolicy
     abstract long awaitTurn(Series series, long query);
 
     /**
-     * @return how many queries from {@code query} on go out together now (at least one).
+     * @return whether queries of this series may go out together ({@link #queriesDue}); if not, one at a time.
+     *         Read once per series, after {@link #begin}.
+     */
+    boolean groupsQueries()
+    {
+        return false;
+    }
+
+    /**
+     * @return how many queries from {@code query} on go out together now (at least one); called only when
+     *         {@link #groupsQueries()}.
      */
     int queriesDue(final Series series, final long query, final long nowNs)
     {
@@ -114,7 +124,17 @@ abstract class IssuePolicy
     }
 
     /**
-     * Records when queries {@code [query, query + count)} went out, before they do.
+     * @return whether this series records when its queries went out ({@link #recordIssue}). Read once per series,
+     *         after {@link #begin}.
+     */
+    boolean recordsIssue()
+    {
+        return true;
+    }
+
+    /**
+     * Records when queries {@code [query, query + count)} went out, before they do; called only when
+     * {@link #recordsIssue()}.
      */
     abstract void recordIssue(IssueTimes times, long query, int count, long relativeNs);
 
@@ -180,6 +200,12 @@ abstract class IssuePolicy
         long awaitTurn(final Series series, final long query)
         {
             return clock.nanoTime();
+        }
+
+        @Override
+        boolean recordsIssue()
+        {
+            return false;
         }
 
         @Override
@@ -255,6 +281,12 @@ abstract class IssuePolicy
         }
 
         @Override
+        boolean groupsQueries()
+        {
+            return replayGroups || coalesce;
+        }
+
+        @Override
         int queriesDue(final Series series, final long query, final long nowNs)
         {
             final long queryCount = trace.queryCount();
@@ -279,12 +311,15 @@ abstract class IssuePolicy
         }
 
         @Override
+        boolean recordsIssue()
+        {
+            return trackIssue;
+        }
+
+        @Override
         void recordIssue(final IssueTimes times, final long query, final int count, final long relativeNs)
         {
-            if (trackIssue)
-            {
-                times.issued(query, count, relativeNs);
-            }
+            times.issued(query, count, relativeNs);
         }
 
         @Override
