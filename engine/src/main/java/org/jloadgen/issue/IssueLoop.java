@@ -182,12 +182,13 @@ public final class IssueLoop
         // Once per run: SyLT's warm-up queries and the measured ones that follow them are one stream of arrivals.
         deadlineWait.reset(waits.hybridMinNs(), waits.hybridMaxNs());
 
-        final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
-        // The two clocks are read side by side, at the start as at the end, for LoadGen's check that they agree
-        // within 1%: a cold first call in between (class loading, with no JIT warm-up) once made a 0.5 s aborted run
-        // differ by 80 ms.
-        options.wallClock().nanoTime();
+        // The two clocks are read close together, at the start as at the end, for LoadGen's check that they agree
+        // within 1%: the allocation counter between them is read once before, so that it is not a cold first call,
+        // and after the wall clock, whose reading may allocate. (Each clock is read once here: the golden runs'
+        // scripted clocks advance per reading.)
+        THREADS.getCurrentThreadAllocatedBytes();
         outcome.startEpochNs = options.wallClock().nanoTime();
+        final long allocatedBeforeBytes = THREADS.getCurrentThreadAllocatedBytes();
         long startNs = clock.nanoTime();
         if (splice != null)
         {
@@ -264,6 +265,9 @@ public final class IssueLoop
         final boolean groupsQueries = policy.groupsQueries();
         final boolean recordsIssue = policy.recordsIssue();
         final IssueTimes issueTimes = series.issueTimes;
+        final TraceQuerySamples samples = series.samples;
+        final SystemUnderTest sut = series.sut;
+        final EngineResponseSink sink = series.sink;
         long q = 0;
         while (q < queryCount)
         {
@@ -283,8 +287,17 @@ public final class IssueLoop
             {
                 policy.recordIssue(issueTimes, q, count, relativeNs);
             }
-            if (!issue(series, q * samplesPerQuery, count * samplesPerQuery, relativeNs))
+            // The SUT's call is here, not in a method of its own: compiled on its own with the SUT inlined, such a
+            // method grew too big to inline and cost every query a call (hsdis).
+            samples.wrap(q * samplesPerQuery, count * samplesPerQuery);
+            try
             {
+                sut.issueQuery(samples, sink);
+            }
+            catch (final Throwable t)
+            {
+                outcome.sutFailure = t;
+                stop(outcome, StopReason.SUT_FAILED, relativeNs);
                 return;
             }
             q += count;
@@ -300,28 +313,6 @@ public final class IssueLoop
         if (endChecks && policy.endsAtTarget())
         {
             stop(outcome, StopReason.RAN_OUT, clock.nanoTime() - startNs);
-        }
-    }
-
-    /**
-     * Hands samples {@code [firstSample, firstSample + count)} to the SUT. A throw from the SUT stops the series.
-     *
-     * @return false if the SUT threw.
-     */
-    private static boolean issue(final Series series, final long firstSample, final int count, final long relativeNs)
-    {
-        final TraceQuerySamples samples = series.samples;
-        samples.wrap(firstSample, count);
-        try
-        {
-            series.sut.issueQuery(samples, series.sink);
-            return true;
-        }
-        catch (final Throwable t)
-        {
-            series.outcome.sutFailure = t;
-            stop(series.outcome, StopReason.SUT_FAILED, relativeNs);
-            return false;
         }
     }
 
