@@ -261,7 +261,7 @@ public final class IssueLoop
         policy.begin(series);
         // What the policy decides once per series is read into locals here, so that the JIT hoists and unswitches
         // on it as it did in the three loops this one replaced: read from the policy's fields after every SUT call,
-        // they cost the inline Server path its registers and about 10 ns at p50 (the compiled code, hsdis).
+        // they cost the inline Server path registers and reloads (the compiled code, hsdis; benchmarks/README.md).
         final boolean groupsQueries = policy.groupsQueries();
         final boolean recordsIssue = policy.recordsIssue();
         final IssueTimes issueTimes = series.issueTimes;
