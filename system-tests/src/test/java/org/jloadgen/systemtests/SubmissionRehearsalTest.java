@@ -204,9 +204,22 @@ class SubmissionRehearsalTest
         assertEquals(accuracyHash, sha256(accuracy), "the finished accuracy run's log is the same file");
         assertEquals(files(rehearsal.resolve("submission")), files(out.resolve("submission")),
             "the same tree as the uninterrupted rehearsal");
-        final List<String> errors = onlyShortRunErrors(officialChecker(out.resolve("submission")),
-            out.resolve("submission"));
-        assertEquals(2, errors.stream().filter(e -> e.contains("Test duration less than 600s")).count());
+        // The checker's verdict on the resumed tree, unless the machine was too busy for the Server run to meet its
+        // bound: the resumption itself is checked above either way, so a busy machine does not skip this test.
+        if (serverMetItsBound(out.resolve("submission")))
+        {
+            final List<String> errors = onlyShortRunErrors(officialChecker(out.resolve("submission")),
+                out.resolve("submission"));
+            assertEquals(2, errors.stream().filter(e -> e.contains("Test duration less than 600s")).count());
+        }
+    }
+
+    private static boolean serverMetItsBound(final Path tree) throws IOException
+    {
+        final String summary = Files.readString(tree.resolve(SYSTEM + "Server/performance/run_1/"
+            + "mlperf_log_summary.txt"));
+        return number(summary, "99.00 percentile latency \\(ns\\) *: (\\d+)")
+            <= number(summary, "target_latency \\(ns\\): (\\d+)");
     }
 
     private Exec officialChecker(final Path tree) throws IOException, InterruptedException
