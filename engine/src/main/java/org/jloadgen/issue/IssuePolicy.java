@@ -261,23 +261,25 @@ abstract class IssuePolicy
         long awaitTurn(final Series series, final long query)
         {
             final long startNs = series.outcome.startNs;
-            final long nowNs = loop.deadlineWait().waitUntil(startNs + trace.scheduledOffsetNs(query), wait);
-            if (nowNs - silenceCheckNs >= 0)
+            final long deadlineNs = startNs + trace.scheduledOffsetNs(query);
+            // The silence check runs before the wait, on the query's scheduled time: after the wait, every
+            // instruction up to the SUT's call counts into the query's latency.
+            if (deadlineNs - silenceCheckNs >= 0)
             {
-                silenceCheckNs = nowNs + SILENCE_CHECK_INTERVAL_NS;
+                silenceCheckNs = deadlineNs + SILENCE_CHECK_INTERVAL_NS;
                 final long done = series.recorder.completedSamples();
                 if (done != seenCompleted || done >= query)
                 {
                     seenCompleted = done;
-                    lastProgressNs = nowNs;
+                    lastProgressNs = deadlineNs;
                 }
-                else if (nowNs - lastProgressNs > timeoutNs)
+                else if (deadlineNs - lastProgressNs > timeoutNs)
                 {
-                    loop.stopSilent(series.outcome, nowNs - startNs, query - done);
+                    loop.stopSilent(series.outcome, clock.nanoTime() - startNs, query - done);
                     return STOPPED;
                 }
             }
-            return nowNs;
+            return loop.deadlineWait().waitUntil(deadlineNs, wait);
         }
 
         @Override
