@@ -65,8 +65,8 @@ final class RunSteps
         }
         if (scenario.equals("Server") && b.serverTarget().equals("peak"))
         {
-            steps.add(new Step(prefix + "peak", "Server target QPS from jloadgen peak less " + b.peakMargin() * 100
-                + "%", List.of(), () -> String.join(" ", peakArgs(Path.of("-"))) + " margin " + b.peakMargin()
+            steps.add(new Step(prefix + "peak", "Server target QPS from jloadgen peak less " + peakMargin() * 100
+                + "%", List.of(), () -> String.join(" ", peakArgs(Path.of("-"))) + " margin " + peakMargin()
                 + userConfHash(),
                 this::peakEstimateMs, this::peak));
             confDeps.add(prefix + "peak");
@@ -227,12 +227,21 @@ final class RunSteps
                 + " and " + out.resolve("peak.md") + "; or set " + b.name() + ".server_target_qps to a number");
         }
         final double peak = Double.parseDouble(m.group(1));
-        final double target = peak * (1 - b.peakMargin());
+        final double target = peak * (1 - peakMargin());
         final Map<String, String> values = new LinkedHashMap<>();
         values.put("peak_qps", String.format(Locale.ROOT, "%.2f", peak));
         values.put("target_qps", String.format(Locale.ROOT, "%.2f", target));
         return new Step.Outcome(List.of(), values, String.format(Locale.ROOT,
-            "peak %.2f QPS, target %.2f QPS (%.0f%% margin)", peak, target, b.peakMargin() * 100));
+            "peak %.2f QPS, target %.2f QPS (%.0f%% margin)", peak, target, peakMargin() * 100));
+    }
+
+    /**
+     * @return the fraction taken off the peak: the rehearsal's own where it sets one, else the benchmark's.
+     */
+    private double peakMargin()
+    {
+        final double rehearsal = ctx.config().rehearsal().peakMargin();
+        return ctx.rehearsal() && !Double.isNaN(rehearsal) ? rehearsal : b.peakMargin();
     }
 
     /**

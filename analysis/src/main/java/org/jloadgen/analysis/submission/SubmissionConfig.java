@@ -71,9 +71,25 @@ record SubmissionConfig(String division, String submitter, String checkerVersion
      * @param minDurationMs min_duration of each performance and audit run.
      * @param measureMs     length of the measuring Offline run.
      * @param peakArgs      jloadgen peak's options.
+     * @param peakMargin    fraction taken off the peak in a rehearsal, or NaN for each benchmark's own margin.
      */
-    record Rehearsal(long minDurationMs, long measureMs, List<String> peakArgs)
+    record Rehearsal(long minDurationMs, long measureMs, List<String> peakArgs, double peakMargin)
     {
+    }
+
+    private static double rehearsalMargin(final ConfigFile c)
+    {
+        final String text = c.get("rehearsal.peak_margin", "");
+        if (text.isEmpty())
+        {
+            return Double.NaN;
+        }
+        final double margin = number(c, "rehearsal.peak_margin", text);
+        if (margin < 0 || margin >= 1)
+        {
+            throw c.error("rehearsal.peak_margin", "must be a fraction in [0, 1), got " + margin);
+        }
+        return margin;
     }
 
     /**
@@ -152,7 +168,8 @@ record SubmissionConfig(String division, String submitter, String checkerVersion
         }
         final Rehearsal rehearsal = new Rehearsal(positive(c, "rehearsal.min_duration_ms", "2000"),
             positive(c, "rehearsal.measure_ms", "2000"),
-            words(c.get("rehearsal.peak_args", "--duration-ms 1000 --repeats 1 --resolution 0.25 --max-runs 12")));
+            words(c.get("rehearsal.peak_args", "--duration-ms 1000 --repeats 1 --resolution 0.25 --max-runs 12")),
+            rehearsalMargin(c));
         final List<String> unread = c.unreadKeys();
         if (!unread.isEmpty())
         {
