@@ -46,8 +46,6 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private final MemorySegment tokenCounts;
     /** Samples done: completed, or failed ({@link #failSample}); what the issue thread waits for. */
     private final PaddedCounter completed = new PaddedCounter();
-    /** Of those, the samples that failed. */
-    private final PaddedCounter failed = new PaddedCounter();
     /** Where the issue thread parks while it waits for completions; every completion wakes it if it parked. */
     private final ParkingLot completionWaiter = new ParkingLot(1);
     private final CompletionErrors errors;
@@ -138,7 +136,6 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         {
             tokenCounts.fill((byte)0);
         }
-        failed.setRelease(0);
         completed.setRelease(0);
     }
 
@@ -208,14 +205,6 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     public long completedSamples()
     {
         return completed.getAcquire();
-    }
-
-    /**
-     * @return samples of {@link #completedSamples()} that failed (acquire).
-     */
-    public long failedSamples()
-    {
-        return failed.getAcquire();
     }
 
     /**
@@ -464,7 +453,6 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             return;
         }
         completions.set(ValueLayout.JAVA_LONG, offset, -(nowNs - originNs + 1));
-        failed.addAndGet(1);
         completed.addAndGet(1);
         completionWaiter.wakeOne();
     }
