@@ -40,8 +40,6 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
 {
     /** Detail-log key of the warm-up's line. */
     public static final String WARMUP_KEY = "jloadgen_network_warmup";
-    /** The warm-up ends after this many requests, or after {@code warmup-ms}, whichever comes first. */
-    static final long WARMUP_REQUESTS = 20_000;
     /** Calls in flight per node during the warm-up. */
     static final int WARMUP_IN_FLIGHT = 16;
     /** How long the warm-up waits for its last answers. */
@@ -220,9 +218,10 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
 
     /**
      * Warms the network path up before the clock starts, as the engine warms its own: requests with the first loaded
-     * sample go to every node over every connection (up to {@value #WARMUP_IN_FLIGHT} in flight per node) for
-     * {@code warmup-ms} or {@value #WARMUP_REQUESTS} requests, whichever ends first (enough calls for the JIT's
-     * optimising compiler on both sides; a cold, busy machine gets through fewer), through the same slots,
+     * sample go to every node over every connection (up to {@value #WARMUP_IN_FLIGHT} in flight per node) until
+     * their answer rate stops rising after {@value WarmupStop#MIN_REQUESTS} requests ({@link WarmupStop}: the JIT's
+     * optimising compiler on both sides has done its work) or for {@code warmup-ms}, whichever ends first (a cold,
+     * busy machine gets through fewer), through the same slots,
      * marshaller and scanner as the run's, so that the connections are open (TLS handshakes done) and the client's
      * and the nodes' code paths are compiled when the first measured query goes out. Their answers go to a
      * {@link WarmupSink}, never to the engine, and the nodes' counters start from zero afterwards. A node that fails
@@ -245,10 +244,13 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
         final NetworkQsl library = qsl;
         library.loadSamplesToRam(new long[] {0});
         final long sampleBytes = library.sampleBytes(0);
+        final WarmupStop stop = new WarmupStop(startNs);
         long sent = 0;
         try
         {
-            while (System.nanoTime() - endNs < 0 && sent < WARMUP_REQUESTS && monitor.failure() == null)
+            long nowNs;
+            while ((nowNs = System.nanoTime()) - endNs < 0 && !stop.enough(sink.done(), nowNs)
+                && monitor.failure() == null)
             {
                 if (sent - sink.done() >= maxInFlight)
                 {
@@ -288,7 +290,7 @@ public final class NetworkSut implements SystemUnderTest, SutLogNotes, AutoClose
             + (nodes.length == 1 ? " node" : " nodes") + " over " + connections
             + (connections == 1 ? " connection" : " connections") + (options.tls() ? " (TLS)" : "") + " in "
             + tookMs + " ms, " + sink.completed() + " answered" + (sink.failed() > 0 ? ", " + sink.failed() + " failed"
-            : "") + ": connections open" + (options.tls()
+            : "") + ", " + stop.describe() + ": connections open" + (options.tls()
             ? ", TLS handshakes done" : "") + ", client and node code paths compiled before the clock (warmup-ms="
             + budgetMs + ")" + (monitor.failure() != null ? "; a node failed: " + monitor.failure() : "");
         return warmup;

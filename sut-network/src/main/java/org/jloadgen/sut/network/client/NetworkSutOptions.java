@@ -62,7 +62,7 @@ public record NetworkSutOptions(
     FailurePolicy failurePolicy)
 {
     /** Default time the client warms its connections and code paths up before the run. */
-    public static final long WARMUP_MS_DEFAULT = 5_000;
+    public static final long WARMUP_MS_DEFAULT = 15_000;
     /** Default calls in flight per node. */
     public static final int IN_FLIGHT_DEFAULT = 256;
     /** Default time to wait for the nodes to come up. */
@@ -100,8 +100,9 @@ public record NetworkSutOptions(
             + "answer accepted, in MiB."),
         new SutOption("sample-bytes", "integer >= 0", Long.toString(SAMPLE_BYTES_DEFAULT), "Without a dataset, the "
             + "size of each synthetic sample."),
-        new SutOption("warmup-ms", "integer >= 0", Long.toString(WARMUP_MS_DEFAULT), "How long requests warm the "
-            + "connections and both sides' code paths before the clock starts (at most 20,000 requests); 0 for none."));
+        new SutOption("warmup-ms", "integer >= 0", Long.toString(WARMUP_MS_DEFAULT), "Longest time requests warm the "
+            + "connections and both sides' code paths before the clock starts (they stop once the answer rate stops "
+            + "rising, after " + String.format("%,d", WarmupStop.MIN_REQUESTS) + " requests at least); 0 for none."));
     /** Every option: the client's and the dataset's. */
     static final List<SutOption> OPTIONS = concat(concat(OWN_OPTIONS, FailurePolicy.OPTIONS),
         DatasetDescriptor.OPTIONS);
