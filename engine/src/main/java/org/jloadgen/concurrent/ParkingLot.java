@@ -14,7 +14,7 @@ import java.util.concurrent.locks.LockSupport;
  * consumer (slot i)                                   publisher
  *   lot.announce(i)      // slot store, count add       publish the work (volatile store or atomic add)
  *   if (work visible)    // a volatile read             lot.wakeOne()  // volatile read of the count, then
- *       lot.withdraw(i)                                 //   a CAS on a slot and unpark
+ *       lot.withdraw(i)                                 //   a swap on a slot and unpark
  *   else
  *       lot.park(i, maxNs)
  * </pre>
@@ -111,6 +111,32 @@ public final class ParkingLot
     }
 
     /**
+     * Takes the rare outcomes of the protocol {@code rounds} times on the calling thread, on a lot of its own: a
+     * publisher that finds the count raised but no slot to take (a consumer between its withdrawal and its uncount),
+     * and a consumer whose withdrawal finds its slot already taken by a publisher. Runs meet them only in races, so
+     * C2 compiled them as traps, and the first such race in a measured run deoptimised the issue path
+     * ({@code -Xlog:deoptimization}: {@code wakeOneSlowPath unstable_if}). Branch profiles belong to the code, not
+     * to a lot, so every lot's compiled code then has both outcomes. For the engine's warm-up, before the clock.
+     *
+     * @param rounds how many times.
+     */
+    public static void exerciseRareOutcomes(final int rounds)
+    {
+        final ParkingLot lot = new ParkingLot(2);
+        for (int r = 0; r < rounds; r++)
+        {
+            lot.parkedCount.addAndGet(1);
+            lot.wakeOne();
+            lot.parkedCount.addAndGet(-1);
+            lot.announce(1);
+            lot.wakeOne();
+            lot.withdraw(1);
+        }
+        // The wake-ups above unparked this thread: take the permit they left, so that its next park waits.
+        LockSupport.parkNanos(1L);
+    }
+
+    /**
      * Wakes every parked consumer (stop, abort).
      */
     public void wakeAll()
@@ -143,9 +169,10 @@ public final class ParkingLot
 
     private boolean wake(final int slot)
     {
-        final int i = index(slot);
-        final Thread parked = (Thread)SLOTS.getVolatile(slots, i);
-        if (parked != null && SLOTS.compareAndSet(slots, i, parked, (Thread)null))
+        // One swap, not a read and a compare-and-set: its only outcomes (a thread, or none) are both taken by
+        // exerciseRareOutcomes, while a CAS that fails only in a race would stay a trap in the compiled code.
+        final Thread parked = (Thread)SLOTS.getAndSet(slots, index(slot), (Thread)null);
+        if (parked != null)
         {
             parkedCount.addAndGet(-1);
             LockSupport.unpark(parked);

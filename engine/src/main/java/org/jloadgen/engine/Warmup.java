@@ -9,6 +9,7 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.api.WarmupSuts;
 import org.jloadgen.concurrent.CpuBudget;
+import org.jloadgen.concurrent.ParkingLot;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueWaits;
@@ -48,7 +49,8 @@ import org.jloadgen.schedule.Trace;
  * Server wait's loop and its park branch are profiled (a spinning wait whose loop the warm-up never entered was
  * deoptimised by the measured run's first query); runs with the waits the test will run (its {@code AUTO}
  * resolved first, the warm-up's own worker registered with a private CPU budget); and writes interval histograms
- * when the test will, so that the {@code .hlog} writer is compiled too.
+ * when the test will, so that the {@code .hlog} writer is compiled too. The parking lot's race outcomes, which no
+ * warm-up round can be sure to meet, are taken on purpose first ({@link ParkingLot#exerciseRareOutcomes}).
  */
 final class Warmup
 {
@@ -60,6 +62,8 @@ final class Warmup
     private static final int PACED_QUERIES = 1_000;
     /** Every this many rounds, a Server warm-up whose wait parks issues the paced trace. */
     private static final int PACED_EVERY = 4;
+    /** Times the parking lot's race outcomes are taken, so that C2 compiles them instead of trapping. */
+    private static final int RARE_OUTCOME_ROUNDS = 20_000;
     /** Interval histograms the .hlog writer's warm-up writes. */
     private static final int HLOG_INTERVALS = 30;
 
@@ -79,6 +83,7 @@ final class Warmup
         {
             return 0;
         }
+        ParkingLot.exerciseRareOutcomes(RARE_OUTCOME_ROUNDS);
         final WarmupSuts provided = WarmupSuts.installed();
         final TestSettings requested = new TestSettings().scenario(scenario).mode(TestMode.PERFORMANCE_ONLY)
             .minDurationMs(0)

@@ -31,6 +31,16 @@ class ParkingLotTest
     private static final long NEVER_NS = Duration.ofMinutes(10).toNanos();
 
     @Test
+    void shouldTakeTheRareOutcomesWithoutLeavingAPermitOnTheCallingThread()
+    {
+        ParkingLot.exerciseRareOutcomes(1_000);
+        // A permit left behind would make this park return at once.
+        final long startNs = System.nanoTime();
+        LockSupport.parkNanos(50_000_000L);
+        assertTrue(System.nanoTime() - startNs >= 40_000_000L, "the park returned at once: a permit was left");
+    }
+
+    @Test
     void shouldNeverLoseTheWakeUpOfTheOneConsumer()
     {
         handOff(1, 200_000);

@@ -102,7 +102,8 @@ public record NetworkSutOptions(
             + "size of each synthetic sample."),
         new SutOption("warmup-ms", "integer >= 0", Long.toString(WARMUP_MS_DEFAULT), "Longest time requests warm the "
             + "connections and both sides' code paths before the clock starts (they stop once the answer rate stops "
-            + "rising, after " + String.format("%,d", WarmupStop.MIN_REQUESTS) + " requests at least); 0 for none."));
+            + "rising, after " + String.format(Locale.ROOT, "%,d", WarmupStop.MIN_REQUESTS)
+            + " requests at least); 0 for none."));
     /** Every option: the client's and the dataset's. */
     static final List<SutOption> OPTIONS = concat(concat(OWN_OPTIONS, FailurePolicy.OPTIONS),
         DatasetDescriptor.OPTIONS);
