@@ -151,7 +151,8 @@ class NetworkOnErrorTest
             final TestResult result = run(instance, dir.resolve("warm"));
             final MlLogParser detail = MlLogParser.parse(result.detailFile());
             final String warmup = String.valueOf(detail.value(NetworkSut.WARMUP_KEY));
-            assertTrue(warmup.matches("\\d+ requests .* \\d+ answered, \\d+ failed: connections open.*"), warmup);
+            assertTrue(warmup.matches("\\d+ requests .* \\d+ answered, \\d+ failed, answer rate .*: connections open"
+                + ".*"), warmup);
             final long issued = value(detail, "generated_query_count");
             final long failed = value(detail, "jloadgen_failed_samples");
             assertTrue(failed > 0 && failed < issued / 20, "failed " + failed + " of " + issued);
