@@ -206,7 +206,7 @@ class SubmissionRehearsalTest
             "the same tree as the uninterrupted rehearsal");
         // The checker's verdict on the resumed tree, unless the machine was too busy for the Server run to meet its
         // bound: the resumption itself is checked above either way, so a busy machine does not skip this test.
-        if (serverMetItsBound(out.resolve("submission")))
+        if (ServerLatency.of(out.resolve("submission")).met())
         {
             final List<String> errors = onlyShortRunErrors(officialChecker(out.resolve("submission")),
                 out.resolve("submission"));
@@ -214,12 +214,21 @@ class SubmissionRehearsalTest
         }
     }
 
-    private static boolean serverMetItsBound(final Path tree) throws IOException
+    /** The Server performance run's 99th percentile and its bound, from its summary. */
+    private record ServerLatency(long p99Ns, long boundNs)
     {
-        final String summary = Files.readString(tree.resolve(SYSTEM + "Server/performance/run_1/"
-            + "mlperf_log_summary.txt"));
-        return number(summary, "99.00 percentile latency \\(ns\\) *: (\\d+)")
-            <= number(summary, "target_latency \\(ns\\): (\\d+)");
+        static ServerLatency of(final Path tree) throws IOException
+        {
+            final String summary = Files.readString(tree.resolve(SYSTEM + "Server/performance/run_1/"
+                + "mlperf_log_summary.txt"));
+            return new ServerLatency(number(summary, "99.00 percentile latency \\(ns\\) *: (\\d+)"),
+                number(summary, "target_latency \\(ns\\): (\\d+)"));
+        }
+
+        boolean met()
+        {
+            return p99Ns <= boundNs;
+        }
     }
 
     private Exec officialChecker(final Path tree) throws IOException, InterruptedException
@@ -244,14 +253,11 @@ class SubmissionRehearsalTest
         assertTrue(checker.output().contains("Loading Accuracy log"), checker.output());
         if (errors.stream().anyMatch(e -> e.startsWith("Early stopping condition was not met")))
         {
-            final String summary = Files.readString(tree.resolve(SYSTEM + "Server/performance/run_1/"
-                + "mlperf_log_summary.txt"));
-            final long p99 = number(summary, "99.00 percentile latency \\(ns\\) *: (\\d+)");
-            final long bound = number(summary, "target_latency \\(ns\\): (\\d+)");
+            final ServerLatency server = ServerLatency.of(tree);
             // Over the bound the machine could not serve the target (a shared machine under load): no verdict on the
             // tree then, which is the same as on a quiet machine in every other file.
-            assumeTrue(p99 <= bound, "the machine is too busy for a Server verdict: early stopping failed with a 99th "
-                + "percentile of " + p99 + " ns over the " + bound + " ns bound (load average "
+            assumeTrue(server.met(), "the machine is too busy for a Server verdict: early stopping failed with a 99th "
+                + "percentile of " + server.p99Ns() + " ns over the " + server.boundNs() + " ns bound (load average "
                 + loadAverage() + ")");
         }
         return errors;
