@@ -5,6 +5,7 @@ import java.util.ServiceLoader;
 
 import org.jloadgen.cli.api.CommandProvider;
 import org.jloadgen.cli.api.ExitCodes;
+import org.jloadgen.concurrent.CpuBudget;
 
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
@@ -33,6 +34,9 @@ public final class Main implements Runnable
      */
     public static void main(final String[] args)
     {
+        // Opens the budget's measurement of other processes' load now, so the start-up spans its window instead of
+        // a 250 ms sleep before the test (OtherProcesses.Window); a few /proc reads for commands that never ask.
+        CpuBudget.process();
         System.exit(commandLine().execute(args));
     }
 

@@ -19,19 +19,21 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * those threads wait and why, which the engine writes to the detail log. Network SUTs register their transport
  * threads (gRPC/Netty event loops, HTTP client threads) and reserve a CPU for each server they load on this machine.
  * <p>
- * The process's budget ({@link #process()}) also counts the CPUs other processes keep busy
- * ({@link OtherProcesses}: {@code /proc/stat} less this process's own time, over 250 ms, when the budget is first
- * consulted; {@code -Djloadgen.otherBusyCpus=N} fixes the figure instead): a process that shares the machine with a
- * busy neighbour does not spin on the CPU the neighbour needs. Budgets made with {@link #CpuBudget(int)} count no
- * other processes.
+ * The process's budget ({@link #process()}) also counts the CPUs other processes keep busy ({@link OtherProcesses}:
+ * {@code /proc/stat} less this process's own time, from when the budget is made until it is first consulted, at least
+ * 250 ms; {@code -Djloadgen.otherBusyCpus=N} fixes the figure instead): a process that shares the machine with a busy
+ * neighbour does not spin on the CPU the neighbour needs. Budgets made with {@link #CpuBudget(int)} count no other
+ * processes.
  */
 public final class CpuBudget
 {
-    private static final CpuBudget PROCESS = new CpuBudget(Runtime.getRuntime().availableProcessors(), true);
+    private static final CpuBudget PROCESS = measuringFromNow();
 
     private final int cpus;
     private final List<Registration> registrations = new CopyOnWriteArrayList<>();
     private final boolean countsOtherProcesses;
+    /** The measurement of other processes, opened when the process's budget is made; null once closed. */
+    private OtherProcesses.Window otherProcessesWindow;
     private volatile OtherProcesses otherProcesses;
 
     /**
@@ -66,6 +68,16 @@ public final class CpuBudget
     }
 
     /**
+     * @return the process's budget, its measurement of other processes opened now, while the process starts.
+     */
+    private static CpuBudget measuringFromNow()
+    {
+        final CpuBudget budget = new CpuBudget(Runtime.getRuntime().availableProcessors(), true);
+        budget.otherProcessesWindow = OtherProcesses.Window.open();
+        return budget;
+    }
+
+    /**
      * @return the budget of this process: the CPUs it could use when this class was first used.
      */
     public static CpuBudget process()
@@ -82,8 +94,9 @@ public final class CpuBudget
     }
 
     /**
-     * @return what other processes keep busy: measured once, when first asked, for the process's budget; none for a
-     *         budget made with {@link #CpuBudget(int)}.
+     * @return what other processes keep busy: measured once for the process's budget, from when it was made until
+     *         first asked (at least {@link OtherProcesses#WINDOW_MS}); none for a budget made with
+     *         {@link #CpuBudget(int)}.
      */
     public OtherProcesses otherProcesses()
     {
@@ -95,8 +108,9 @@ public final class CpuBudget
                 others = otherProcesses;
                 if (others == null)
                 {
-                    others = countsOtherProcesses ? OtherProcesses.measureOrConfigured()
+                    others = countsOtherProcesses ? OtherProcesses.configuredOr(otherProcessesWindow)
                         : new OtherProcesses(0, 0, 0, false);
+                    otherProcessesWindow = null;
                     otherProcesses = others;
                 }
             }

@@ -12,9 +12,10 @@ import java.util.Locale;
  * How busy the other processes on this process's CPUs are, measured from Linux's own counters: the busy time of
  * each CPU the process may run on ({@code /proc/stat}, the CPUs of {@code Cpus_allowed_list} in
  * {@code /proc/self/status}) over a short window, less this process's own CPU time over the same window
- * ({@code /proc/self/stat}, every thread of it). What is left is what other processes (and the kernel for them)
- * kept busy: {@code 1.0} is one CPU's worth. A neighbour that keeps a CPU busy takes it from a thread that would
- * busy-spin there, so the {@link CpuBudget} counts it.
+ * ({@code /proc/self/stat}, every thread of it). What is left is what other processes (and the kernel for them) kept
+ * busy: {@code 1.0} is one CPU's worth. The window is at least {@link #WINDOW_MS}; the process's budget opens it when
+ * the process starts, so it usually spans the start-up ({@link Window}). A neighbour that keeps a CPU busy takes it
+ * from a thread that would busy-spin there, so the {@link CpuBudget} counts it.
  * <p>
  * It is a sample, not a forecast: servers that sit idle while this process starts and get busy only once it sends
  * them work are not seen (network SUTs reserve CPUs for co-located servers themselves), and a build that starts
@@ -27,7 +28,7 @@ import java.util.Locale;
  */
 public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boolean measured)
 {
-    /** The measuring window. */
+    /** The shortest measuring window. */
     public static final long WINDOW_MS = 250;
     /** A fixed figure instead of a measurement: CPUs other processes keep busy (e.g. {@code 0} on a quiet host). */
     public static final String BUSY_CPUS_PROP_NAME = "jloadgen.otherBusyCpus";
@@ -40,6 +41,16 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
      * @return {@code -Djloadgen.otherBusyCpus=N} when given, else a measurement over {@link #WINDOW_MS}.
      */
     public static OtherProcesses measureOrConfigured()
+    {
+        return configuredOr(null);
+    }
+
+    /**
+     * @param window a measurement opened earlier, or {@code null} to measure from now.
+     * @return {@code -Djloadgen.otherBusyCpus=N} when given, else the window closed after at least
+     *         {@link #WINDOW_MS}.
+     */
+    public static OtherProcesses configuredOr(final Window window)
     {
         final String fixed = System.getProperty(BUSY_CPUS_PROP_NAME);
         if (fixed != null && !fixed.isBlank())
@@ -61,7 +72,7 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
             }
             return new OtherProcesses(cpus, 0, 0, false);
         }
-        return measure(WINDOW_MS);
+        return (window != null ? window : Window.open()).close(WINDOW_MS);
     }
 
     /**
@@ -70,28 +81,80 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
      */
     public static OtherProcesses measure(final long windowMs)
     {
-        try
+        return Window.open().close(windowMs);
+    }
+
+    /**
+     * A measurement under way: the counters read when it was opened. Opened early (the process's {@link CpuBudget}
+     * opens one when it is made) and closed when the figure is first needed, the window costs only what is left of
+     * its minimum length by then, instead of a 250 ms sleep before every test.
+     */
+    public static final class Window
+    {
+        private final BitSet allowed;
+        private final long busyBefore;
+        private final long ownBefore;
+        private final long startNs;
+
+        private Window(final BitSet allowed, final long busyBefore, final long ownBefore, final long startNs)
         {
-            final BitSet allowed = allowedCpus();
-            final long busyBefore = busyTicks(allowed);
-            final long ownBefore = ownTicks();
-            final long startNs = System.nanoTime();
-            Thread.sleep(windowMs);
-            final long busyAfter = busyTicks(allowed);
-            final long ownAfter = ownTicks();
-            final double seconds = (System.nanoTime() - startNs) / 1e9;
-            final double others = Math.max(0, (busyAfter - busyBefore) - (ownAfter - ownBefore))
-                / (double) CLOCK_TICKS_PER_SECOND / seconds;
-            return new OtherProcesses(others, windowMs, allowed.cardinality(), true);
+            this.allowed = allowed;
+            this.busyBefore = busyBefore;
+            this.ownBefore = ownBefore;
+            this.startNs = startNs;
         }
-        catch (final IOException | RuntimeException ex)
+
+        /**
+         * @return a window from now, or one that measures nothing where {@code /proc} cannot be read.
+         */
+        public static Window open()
         {
-            return new OtherProcesses(0, 0, 0, false);
+            try
+            {
+                final BitSet allowed = allowedCpus();
+                return new Window(allowed, busyTicks(allowed), ownTicks(), System.nanoTime());
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                return new Window(null, 0, 0, System.nanoTime());
+            }
         }
-        catch (final InterruptedException ex)
+
+        /**
+         * @param minWindowMs the shortest window worth a figure: /proc counts in 10 ms ticks. Sleeps what is left
+         *                    of it, if anything.
+         * @return the measurement over the whole window, from {@link #open()} to now, or a zero one where
+         *         {@code /proc} cannot be read.
+         */
+        public OtherProcesses close(final long minWindowMs)
         {
-            Thread.currentThread().interrupt();
-            return new OtherProcesses(0, 0, 0, false);
+            if (allowed == null)
+            {
+                return new OtherProcesses(0, 0, 0, false);
+            }
+            try
+            {
+                final long leftNs = minWindowMs * 1_000_000L - (System.nanoTime() - startNs);
+                if (leftNs > 0)
+                {
+                    Thread.sleep(leftNs / 1_000_000L, (int)(leftNs % 1_000_000L));
+                }
+                final long busyAfter = busyTicks(allowed);
+                final long ownAfter = ownTicks();
+                final long windowNs = System.nanoTime() - startNs;
+                final double others = Math.max(0, (busyAfter - busyBefore) - (ownAfter - ownBefore))
+                    / (double) CLOCK_TICKS_PER_SECOND / (windowNs / 1e9);
+                return new OtherProcesses(others, windowNs / 1_000_000L, allowed.cardinality(), true);
+            }
+            catch (final IOException | RuntimeException ex)
+            {
+                return new OtherProcesses(0, 0, 0, false);
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+                return new OtherProcesses(0, 0, 0, false);
+            }
         }
     }
 

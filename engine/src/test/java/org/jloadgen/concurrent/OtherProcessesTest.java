@@ -40,13 +40,38 @@ class OtherProcessesTest
             assertTrue(busy.measured());
             assertTrue(busy.busyCpus() >= 0.5, busy.describe());
             assertTrue(busy.wholeCpus() >= 1, busy.describe());
-            assertTrue(busy.describe().matches("\\d+ busy in other processes \\(\\d+\\.\\d\\d CPUs over 500 ms, "
+            assertTrue(busy.describe().matches("\\d+ busy in other processes \\(\\d+\\.\\d\\d CPUs over 5\\d\\d ms, "
                 + "/proc/stat\\)"), busy.describe());
         }
         finally
         {
             neighbour.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
         }
+    }
+
+    @Test
+    void shouldMeasureFromWhenTheWindowWasOpenedAndWaitOnlyForWhatIsLeftOfItsMinimum() throws Exception
+    {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat: not Linux");
+        // Opened while the process starts: a neighbour busy since then is seen, over the whole span.
+        final Process neighbour = new ProcessBuilder("sh", "-c", "while :; do :; done").start();
+        try
+        {
+            final OtherProcesses.Window window = OtherProcesses.Window.open();
+            Thread.sleep(600);
+            final OtherProcesses busy = window.close(OtherProcesses.WINDOW_MS);
+            assertTrue(busy.measured());
+            assertTrue(busy.windowMs() >= 600, busy.describe());
+            assertTrue(busy.busyCpus() >= 0.5, busy.describe());
+        }
+        finally
+        {
+            neighbour.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+        }
+        // Closed at once, a window still lasts its minimum: /proc counts in 10 ms ticks.
+        final OtherProcesses quick = OtherProcesses.Window.open().close(200);
+        assertTrue(quick.measured());
+        assertTrue(quick.windowMs() >= 200, quick.describe());
     }
 
     @Test
