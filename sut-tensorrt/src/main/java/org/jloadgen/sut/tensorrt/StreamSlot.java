@@ -25,7 +25,7 @@ import org.jloadgen.sut.tensorrt.device.Gpu;
  * <p>
  * The work of a batch, in stream order (events chain the streams; graphs replace the enqueue and the kernel):
  * <pre>
- * copy stream:  [h2dStart] H2D per contiguous run [h2dDone]                         wait(inferDone) [d2hStart] D2H
+ * copy stream:  [h2dStart] H2D (one, or per run) [h2dDone]                           wait(inferDone) [d2hStart] D2H
  *                                                                                                   [d2hDone]
  * infer stream:                              wait(h2dDone) [inferStart] enqueue + top-k [inferDone]
  * </pre>
@@ -39,6 +39,8 @@ final class StreamSlot implements AutoCloseable
     final ExecutionContext context;
     final IoLayout layout;
     final long deviceInput;
+    /** Pinned host buffer a scattered batch is gathered into for one H2D copy; 0 where batches are of one sample. */
+    final long hostInput;
     final long[] deviceOutputs;
     final long deviceIds;
     final long hostOutput;
@@ -96,6 +98,7 @@ final class StreamSlot implements AutoCloseable
         context.prepare(layout.input(), layout.sampleShape());
         this.deviceInput = gpu.allocate(Math.max(1, maxBatch * layout.sampleBytes()));
         context.bind(layout.input(), deviceInput);
+        this.hostInput = maxBatch > 1 ? gpu.allocatePinned(maxBatch * layout.sampleBytes()) : 0;
         this.deviceOutputs = new long[layout.outputs().size()];
         for (int o = 0; o < deviceOutputs.length; o++)
         {
@@ -246,6 +249,10 @@ final class StreamSlot implements AutoCloseable
             gpu.free(deviceIds);
         }
         gpu.freePinned(hostOutput);
+        if (hostInput != 0)
+        {
+            gpu.freePinned(hostInput);
+        }
         arena.close();
     }
 }

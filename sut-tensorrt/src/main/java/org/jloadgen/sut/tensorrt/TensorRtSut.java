@@ -74,6 +74,7 @@ public final class TensorRtSut implements AbortableSut, AutoCloseable
         }, ThreadAffinity::tryPinCurrentThreadTo);
         statistics.counter("batches_issued", () -> processors.stream().mapToLong(IssueProcessor::batches).sum());
         statistics.counter("input_copies", () -> processors.stream().mapToLong(IssueProcessor::copies).sum());
+        statistics.counter("host_gathers", () -> processors.stream().mapToLong(IssueProcessor::gathers).sum());
         statistics.counter("full_pipeline_waits", () -> processors.stream().mapToLong(IssueProcessor::slotWaits)
             .sum());
         statistics.counter("graph_launches", () -> slots().mapToLong(s -> s.graphLaunches).sum());

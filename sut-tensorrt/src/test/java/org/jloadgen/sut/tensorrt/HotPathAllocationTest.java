@@ -12,6 +12,7 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.engine.TestResult;
+import org.jloadgen.sut.SutStatistics;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
@@ -52,7 +53,12 @@ class HotPathAllocationTest
             }
             assertEquals(2 + 2, ids.length, "one issue and one completion thread per GPU");
             assertEquals(3, clean, "the issue or completion threads kept allocating");
-            assertTrue(o.sut().statistics().snapshot().batches() > 0);
+            // One snapshot: taking one starts the next interval.
+            final SutStatistics.Snapshot stats = o.sut().statistics().snapshot();
+            assertTrue(stats.batches() > 0);
+            assertTrue(stats.counters().get("host_gathers") > 0, "the host gather of scattered batches ran on the "
+                + "issue threads: " + stats.samples() + " samples in " + stats.batches() + " batches, "
+                + stats.counters());
         }
     }
 
