@@ -79,7 +79,7 @@ class DeviceBundleTest
         final Path bundle = root.resolve("system-tests/target/device-bundle");
         final int[] exit = new int[1];
         final String built = run(Map.of(), root, List.of("bash", root.resolve("sut-tensorrt/device-bundle").toString(),
-            "--no-build", "--out", bundle.toString()), exit);
+            "--no-build", "--out", bundle.toString(), "--archive"), exit);
         assertEquals(0, exit[0], built);
         final long bytes = size(bundle);
         assertTrue(bytes <= LIMIT_BYTES, "the bundle has " + bytes + " bytes, over 60 MiB:\n" + built);
@@ -97,5 +97,19 @@ class DeviceBundleTest
             + "was not found"), output);
         assertTrue(output.contains("run: no usable GPU stack here: missing libcuda.so.1"), output);
         assertTrue(output.indexOf("JLoadGen ") < output.indexOf("run: no usable GPU stack"), output);
+
+        // What travels to a lent machine: the archive, unpacked and run there by device-call.
+        final Path archive = root.resolve("system-tests/target/device-bundle.tar.xz");
+        assertTrue(Files.size(archive) <= LIMIT_BYTES / 3 * 2, "the archive has " + Files.size(archive) + " bytes");
+        final Path callOut = bundle.resolveSibling("device-call-out");
+        final String called = run(Map.of("PATH", "/usr/bin:/bin"), root, List.of("bash",
+            root.resolve("sut-tensorrt/device-call").toString(), callOut.toString(), archive.toString()), exit);
+        assertEquals(2, exit[0], called);
+        assertTrue(called.contains("run: no usable GPU stack here: missing libcuda.so.1"), called);
+        assertTrue(called.contains("device-call: exit 2"), called);
+        final String missing = run(Map.of(), root, List.of("bash", root.resolve("sut-tensorrt/device-call").toString(),
+            callOut.toString(), bundle.resolveSibling("none.tar.xz").toString()), exit);
+        assertEquals(2, exit[0], missing);
+        assertTrue(missing.contains("device-call: no bundle archive at "), missing);
     }
 }
