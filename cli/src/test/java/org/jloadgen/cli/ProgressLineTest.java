@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 
@@ -106,6 +107,34 @@ class ProgressLineTest
             assertEquals("computing the results and writing the logs", status.snapshot().preparing());
             assertTrue(seen.stream().noneMatch(s -> !s.issuing() && s.preparing().isEmpty()),
                 "every snapshot before issuing says what is being prepared");
+        }
+    }
+
+    @Test
+    void shouldCountAnOfflineQuerysSamplesAsIssuedWhileTheSutCompletesThemInsideTheCall() throws Exception
+    {
+        // A GPU SUT holds the one Offline query for the whole run; the progress line read "issued 0 done 19,084,032".
+        final TestSettings settings = new TestSettings().scenario(TestScenario.OFFLINE).offlineExpectedQps(1_000)
+            .minDurationMs(600).minQueryCount(1);
+        try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:1ms", "inline", "true"), null))
+        {
+            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
+                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0), null, List.of(),
+                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final RunStatus status = runner.status();
+            final CompletableFuture<TestResult> done = CompletableFuture.supplyAsync(runner::run);
+            final List<RunStatus.Snapshot> seen = new ArrayList<>();
+            while (!done.isDone())
+            {
+                seen.add(status.snapshot());
+                Thread.sleep(50);
+            }
+            done.get(30, TimeUnit.SECONDS);
+            final List<RunStatus.Snapshot> midway = seen.stream()
+                .filter(x -> x.issuing() && x.samplesCompleted() > 0).toList();
+            assertTrue(midway.size() >= 3, "snapshots with samples done inside the call: " + midway.size());
+            assertEquals(Optional.empty(), midway.stream().filter(x -> x.samplesIssued() < x.samplesCompleted())
+                .findFirst(), "a snapshot with fewer samples issued than done");
         }
     }
 

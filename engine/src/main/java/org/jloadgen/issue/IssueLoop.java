@@ -55,7 +55,7 @@ public final class IssueLoop
      * does no extra work for it; the reader reads the counters the loop keeps anyway.
      *
      * @param startNs          the series origin ({@link EngineOptions#clock()} reading).
-     * @param samplesIssued    samples handed to the SUT so far.
+     * @param samplesIssued    samples handed to the SUT so far: at least those completed.
      * @param samplesCompleted samples completed so far.
      */
     public record Progress(long startNs, long samplesIssued, long samplesCompleted)
@@ -124,8 +124,11 @@ public final class IssueLoop
         {
             return null;
         }
-        return new Progress(s.outcome.startNs, (long)IssueOutcome.SAMPLES_ISSUED.getOpaque(s.outcome),
-            s.recorder.completedSamples());
+        // The loop counts a query as issued when issueQuery returns; an Offline query's samples complete while the
+        // SUT is still inside that call (a GPU SUT holds it for the whole run), and a completed sample was issued.
+        final long completed = s.recorder.completedSamples();
+        return new Progress(s.outcome.startNs,
+            Math.max((long)IssueOutcome.SAMPLES_ISSUED.getOpaque(s.outcome), completed), completed);
     }
 
     /**
