@@ -5,6 +5,7 @@ import org.agrona.concurrent.NanoClock;
 import org.agrona.concurrent.SystemEpochNanoClock;
 import org.agrona.concurrent.SystemNanoClock;
 import org.jloadgen.concurrent.CpuBudget;
+import org.jloadgen.memory.NativeOffHeapAllocator;
 import org.jloadgen.memory.OffHeapAllocator;
 
 /**
@@ -31,7 +32,7 @@ public final class EngineOptions
     private CpuBudget cpuBudget = CpuBudget.process();
     private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
     private long abortGraceMs = ABORT_GRACE_MS_DEFAULT;
-    private OffHeapAllocator allocator = OffHeapAllocator.arena();
+    private OffHeapAllocator allocator = NativeOffHeapAllocator.largeInParallel();
     private boolean latencyHistogram = true;
     private boolean issueLateness = true;
     private boolean jfr;

@@ -118,8 +118,8 @@ public final class EngineFlags
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)
             .issueCpu(issueCpu).jitWarmupMs(jitWarmupMs).startupMs(startupMs).warmupMs(warmupMs);
-        // The arena by default: its zero-fill touches the completion slots before the clock starts; fresh anonymous
-        // mappings would fault each page in while the clock runs (Offline 3.3M: 361M samples/s down to 46M here).
+        // Every page is touched before the clock starts, whatever the allocator: a page first written while the clock
+        // ran once cost Offline 3.3M most of its figure (361M samples/s down to 46M here).
         if (pinMemory || hugePages || numaNode >= 0)
         {
             engine.allocator(new NativeOffHeapAllocator(
