@@ -80,19 +80,10 @@ class ProgressLineTest
             .minDurationMs(1_500).minQueryCount(100);
         try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:50us", "workers", "1"), null))
         {
-            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
-                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0)
-                    .histogramIntervalMs(200), null, List.of(),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+            final TestRunner runner =
+                runner(sut, settings, new EngineOptions().jitWarmupMs(0).histogramIntervalMs(200));
             final RunStatus status = runner.status();
-            final CompletableFuture<TestResult> done = CompletableFuture.supplyAsync(runner::run);
-            final List<RunStatus.Snapshot> seen = new ArrayList<>();
-            while (!done.isDone())
-            {
-                seen.add(status.snapshot());
-                Thread.sleep(100);
-            }
-            done.get(30, TimeUnit.SECONDS);
+            final List<RunStatus.Snapshot> seen = snapshotsWhileRunning(runner, 100);
             final List<RunStatus.Snapshot> issuing = seen.stream().filter(RunStatus.Snapshot::issuing).toList();
             assertTrue(issuing.size() >= 5, "snapshots while issuing: " + issuing.size());
             final RunStatus.Snapshot last = issuing.get(issuing.size() - 1);
@@ -118,24 +109,36 @@ class ProgressLineTest
             .minDurationMs(600).minQueryCount(1);
         try (SyntheticSut sut = new SyntheticSut(Map.of("service", "fixed:1ms", "inline", "true"), null))
         {
-            final TestRunner runner = new TestRunner(sut, new SyntheticQsl(1024, 1024), settings,
-                new LogSettings().outputDirectory(dir), new EngineOptions().jitWarmupMs(0), null, List.of(),
-                new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-            final RunStatus status = runner.status();
-            final CompletableFuture<TestResult> done = CompletableFuture.supplyAsync(runner::run);
-            final List<RunStatus.Snapshot> seen = new ArrayList<>();
-            while (!done.isDone())
-            {
-                seen.add(status.snapshot());
-                Thread.sleep(50);
-            }
-            done.get(30, TimeUnit.SECONDS);
+            final List<RunStatus.Snapshot> seen = snapshotsWhileRunning(
+                runner(sut, settings, new EngineOptions().jitWarmupMs(0)), 50);
             final List<RunStatus.Snapshot> midway = seen.stream()
                 .filter(x -> x.issuing() && x.samplesCompleted() > 0).toList();
             assertTrue(midway.size() >= 3, "snapshots with samples done inside the call: " + midway.size());
             assertEquals(Optional.empty(), midway.stream().filter(x -> x.samplesIssued() < x.samplesCompleted())
                 .findFirst(), "a snapshot with fewer samples issued than done");
         }
+    }
+
+    private TestRunner runner(final SyntheticSut sut, final TestSettings settings, final EngineOptions engine)
+    {
+        return new TestRunner(sut, new SyntheticQsl(1024, 1024), settings, new LogSettings().outputDirectory(dir),
+            engine, null, List.of(), new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
+    }
+
+    /** Runs the test on another thread and reads its status every {@code periodMs} until it ends. */
+    private static List<RunStatus.Snapshot> snapshotsWhileRunning(final TestRunner runner, final long periodMs)
+        throws Exception
+    {
+        final RunStatus status = runner.status();
+        final CompletableFuture<TestResult> done = CompletableFuture.supplyAsync(runner::run);
+        final List<RunStatus.Snapshot> seen = new ArrayList<>();
+        while (!done.isDone())
+        {
+            seen.add(status.snapshot());
+            Thread.sleep(periodMs);
+        }
+        done.get(30, TimeUnit.SECONDS);
+        return seen;
     }
 
     @Test
