@@ -38,15 +38,7 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
     private static final Path SELF_STATUS = Path.of("/proc/self/status");
 
     /**
-     * @return {@code -Djloadgen.otherBusyCpus=N} when given, else a measurement over {@link #WINDOW_MS}.
-     */
-    public static OtherProcesses measureOrConfigured()
-    {
-        return configuredOr(null);
-    }
-
-    /**
-     * @param window a measurement opened earlier, or {@code null} to measure from now.
+     * @param window a measurement opened earlier.
      * @return {@code -Djloadgen.otherBusyCpus=N} when given, else the window closed after at least
      *         {@link #WINDOW_MS}.
      */
@@ -72,7 +64,7 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
             }
             return new OtherProcesses(cpus, 0, 0, false);
         }
-        return (window != null ? window : Window.open()).close(WINDOW_MS);
+        return window.close(WINDOW_MS);
     }
 
     /**

@@ -92,13 +92,13 @@ class OtherProcessesTest
         try
         {
             System.setProperty(OtherProcesses.BUSY_CPUS_PROP_NAME, "1.4");
-            final OtherProcesses fixed = OtherProcesses.measureOrConfigured();
+            final OtherProcesses fixed = OtherProcesses.configuredOr(OtherProcesses.Window.open());
             assertFalse(fixed.measured());
             assertEquals(1, fixed.wholeCpus());
             assertEquals("1 busy in other processes (1.40 CPUs, -Djloadgen.otherBusyCpus)", fixed.describe());
             System.setProperty(OtherProcesses.BUSY_CPUS_PROP_NAME, "lots");
             final IllegalArgumentException bad = assertThrows(IllegalArgumentException.class,
-                OtherProcesses::measureOrConfigured);
+                () -> OtherProcesses.configuredOr(OtherProcesses.Window.open()));
             assertEquals("-Djloadgen.otherBusyCpus must be a number of CPUs, got 'lots'", bad.getMessage());
         }
         finally

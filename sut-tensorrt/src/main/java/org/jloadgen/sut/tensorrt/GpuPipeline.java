@@ -86,13 +86,17 @@ final class GpuPipeline implements AutoCloseable
             final int[] graphSizes = settings.graphSizes();
             final boolean dynamic = engine.tensors().stream().anyMatch(t -> t.name().equals(layout.input())
                 && java.util.Arrays.stream(t.shape()).anyMatch(d -> d < 0));
+            // A gather buffer only where some batch could be worth gathering: samples from the host, small enough
+            // that a batch of scattered ones is cheaper to gather than to copy one by one.
+            final boolean gathers = !settings.startFromDevice() && IssueProcessor.worthGathering(
+                settings.maxBatchSize(), settings.maxBatchSize(), layout.sampleBytes());
             for (int i = 0; i < settings.copyStreams(); i++)
             {
                 // With dynamic shapes TensorRT gives an optimization profile to one context at a time: one per slot.
                 final int profile = dynamic ? i % engine.profiles() : 0;
                 slots.add(new StreamSlot(i, gpu, engine, profile, inferStreams.get(i % inferStreams.size()),
                     fetchStream, layout, settings.maxBatchSize(), graphSizes, settings.stageTimes(),
-                    settings.completionWait() == CompletionWait.BLOCK));
+                    settings.completionWait() == CompletionWait.BLOCK, gathers));
             }
             for (final StreamSlot slot : slots)
             {

@@ -24,6 +24,8 @@ final class IssueProcessor implements BatchProcessor
 {
     /** Host bytes a gather may copy for each device copy it saves (see {@link #worthGathering}). */
     static final long GATHER_BYTES_PER_SAVED_COPY = 16 * 1024;
+    /** All of the address space, for host copies between raw addresses without a segment per copy. */
+    private static final MemorySegment EVERYTHING = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
 
     private final GpuPipeline pipeline;
     private final IdleStrategy slotIdle;
@@ -31,8 +33,6 @@ final class IssueProcessor implements BatchProcessor
     private final int enqueueStage;
     private final long sampleBytes;
     private final boolean rowsOnDemand;
-    /** All of the address space, for host copies between raw addresses without a segment per copy. */
-    private final MemorySegment host = MemorySegment.NULL.reinterpret(Long.MAX_VALUE);
     private boolean bound;
     private boolean waiting;
     private long batches;
@@ -128,7 +128,7 @@ final class IssueProcessor implements BatchProcessor
             final long bytes = (i - first) * sampleBytes;
             if (gather)
             {
-                MemorySegment.copy(host, source, host, slot.hostInput + offset, bytes);
+                MemorySegment.copy(EVERYTHING, source, EVERYTHING, slot.hostInput + offset, bytes);
             }
             else if (onDevice)
             {

@@ -39,7 +39,7 @@ final class StreamSlot implements AutoCloseable
     final ExecutionContext context;
     final IoLayout layout;
     final long deviceInput;
-    /** Pinned host buffer a scattered batch is gathered into for one H2D copy; 0 where batches are of one sample. */
+    /** Pinned host buffer a scattered batch is gathered into for one H2D copy; 0 where no batch is gathered. */
     final long hostInput;
     final long[] deviceOutputs;
     final long deviceIds;
@@ -84,10 +84,11 @@ final class StreamSlot implements AutoCloseable
      * @param graphSizes  the sizes graphs are captured for.
      * @param timing      whether events time the stages.
      * @param blockingSync whether the last event sleeps its waiters.
+     * @param gathers     whether batches may be gathered on the host ({@link #hostInput}).
      */
     StreamSlot(final int index, final Gpu gpu, final Engine engine, final int profile, final DeviceStream inferStream,
         final DeviceStream fetchStream, final IoLayout layout, final int maxBatch, final int[] graphSizes,
-        final boolean timing, final boolean blockingSync)
+        final boolean timing, final boolean blockingSync, final boolean gathers)
     {
         this.index = index;
         this.gpu = gpu;
@@ -98,7 +99,7 @@ final class StreamSlot implements AutoCloseable
         context.prepare(layout.input(), layout.sampleShape());
         this.deviceInput = gpu.allocate(Math.max(1, maxBatch * layout.sampleBytes()));
         context.bind(layout.input(), deviceInput);
-        this.hostInput = maxBatch > 1 ? gpu.allocatePinned(maxBatch * layout.sampleBytes()) : 0;
+        this.hostInput = gathers ? gpu.allocatePinned(maxBatch * layout.sampleBytes()) : 0;
         this.deviceOutputs = new long[layout.outputs().size()];
         for (int o = 0; o < deviceOutputs.length; o++)
         {
