@@ -1,7 +1,7 @@
 /*
  * Thread side of jlg_native: kernel thread id, current CPU and node, affinity, timer slack and scheduling policy of
  * the calling thread (Linux applies prctl(PR_SET_TIMERSLACK) and sched_setscheduler(0, ...) to the calling thread,
- * not the whole process).
+ * not the whole process), and the scheduling policy of another thread of the process by its kernel thread id.
  * gettid and getcpu go through syscall(2) so the library also runs on glibc older than 2.29/2.30.
  */
 #define _GNU_SOURCE
@@ -76,17 +76,31 @@ int jlg_get_thread_timer_slack(uint64_t *const slack_ns)
 
 int jlg_set_thread_idle_policy(void)
 {
-    const struct sched_param param = {.sched_priority = 0};
-    return sched_setscheduler(0, SCHED_IDLE, &param) == 0 ? 0 : errno;
+    return jlg_set_task_policy(0, SCHED_IDLE);
 }
 
 int jlg_get_thread_policy(int32_t *const policy)
 {
-    if (policy == NULL)
+    return jlg_get_task_policy(0, policy);
+}
+
+int jlg_set_task_policy(const int64_t tid, const int32_t policy)
+{
+    if (tid < 0 || (policy != SCHED_OTHER && policy != SCHED_BATCH && policy != SCHED_IDLE))
     {
         return EINVAL;
     }
-    const int value = sched_getscheduler(0);
+    const struct sched_param param = {.sched_priority = 0};
+    return sched_setscheduler((pid_t)tid, policy, &param) == 0 ? 0 : errno;
+}
+
+int jlg_get_task_policy(const int64_t tid, int32_t *const policy)
+{
+    if (policy == NULL || tid < 0)
+    {
+        return EINVAL;
+    }
+    const int value = sched_getscheduler((pid_t)tid);
     if (value < 0)
     {
         return errno;

@@ -89,6 +89,16 @@ int jlg_set_thread_idle_policy(void);
 /** sched_getscheduler(2) for the calling thread: SCHED_OTHER 0, SCHED_FIFO 1, SCHED_RR 2, SCHED_BATCH 3, SCHED_IDLE 5. */
 int jlg_get_thread_policy(int32_t *policy);
 
+/**
+ * sched_setscheduler(2) of thread tid (a kernel thread id; 0: the calling thread) to one of the time-sharing policies,
+ * SCHED_OTHER 0, SCHED_BATCH 3 or SCHED_IDLE 5 (priority 0); EINVAL for any other. Lowering needs no privilege; going
+ * back from SCHED_IDLE to SCHED_OTHER needs CAP_SYS_NICE or an RLIMIT_NICE of at least 20, else EPERM.
+ */
+int jlg_set_task_policy(int64_t tid, int32_t policy);
+
+/** sched_getscheduler(2) of thread tid (0: the calling thread). */
+int jlg_get_task_policy(int64_t tid, int32_t *policy);
+
 /** strerror_r(3) into buffer (always NUL-terminated); returns 0 or ERANGE when it was cut. */
 int jlg_strerror(int errnum, char *buffer, size_t buffer_bytes);
 

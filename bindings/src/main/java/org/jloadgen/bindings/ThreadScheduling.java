@@ -8,7 +8,8 @@ import org.jloadgen.bindings.internal.JlgNative;
 
 /**
  * How the kernel schedules the calling thread: its timer slack (prctl {@code PR_SET_TIMERSLACK}) and its scheduling
- * policy ({@code SCHED_IDLE}). Linux applies both to one thread, not the process.
+ * policy ({@code SCHED_IDLE}); and the policy of another thread of the process, named by its kernel thread id (the
+ * JVM's own threads, which Java cannot reach as {@link Thread}s). Linux applies both to one thread, not the process.
  * <p>
  * Timer slack lets the kernel fire a thread's timed waits up to that much late, to batch wake-ups; ordinary threads
  * get 50 µs, so a thread that parks until shortly before a deadline and spins the rest needs a small slack to wake
@@ -25,6 +26,8 @@ public final class ThreadScheduling
     public static final int SCHED_OTHER = 0;
     /** {@code SCHED_IDLE}: runs only when nothing else wants the CPU. */
     public static final int SCHED_IDLE = 5;
+    /** The kernel thread id that names the calling thread. */
+    public static final long CALLING_THREAD = 0;
 
     private ThreadScheduling()
     {
@@ -94,6 +97,48 @@ public final class ThreadScheduling
             {
                 throw new NativeException("sched_getscheduler", error, "cannot read the scheduling policy: "
                     + Errno.describe(error));
+            }
+            return out.get(ValueLayout.JAVA_INT, 0);
+        }
+    }
+
+    /**
+     * Sets the time-sharing policy of one thread of this process. Lowering a thread to {@link #SCHED_IDLE} needs no
+     * privilege; raising it back to {@link #SCHED_OTHER} needs {@code CAP_SYS_NICE} or an {@code RLIMIT_NICE} of at
+     * least 20, and is refused otherwise.
+     *
+     * @param tid    the thread's kernel thread id ({@link ThreadAffinity#currentThreadId()} on that thread, or a
+     *               {@code /proc/self/task} entry), or {@link #CALLING_THREAD}.
+     * @param policy {@link #SCHED_OTHER} or {@link #SCHED_IDLE}.
+     * @return whether the policy is set (false when the native library is unavailable, the thread is gone or the
+     *         kernel refused).
+     */
+    public static boolean trySetPolicy(final long tid, final int policy)
+    {
+        if (policy != SCHED_OTHER && policy != SCHED_IDLE)
+        {
+            throw new IllegalArgumentException("only SCHED_OTHER (0) and SCHED_IDLE (5) are set here, not " + policy);
+        }
+        return NativeLibrary.isAvailable() && JlgNative.jlg_set_task_policy(tid, policy) == 0;
+    }
+
+    /**
+     * @param tid a kernel thread id of this process, or {@link #CALLING_THREAD}.
+     * @return that thread's scheduling policy.
+     * @throws NativeLibraryUnavailableException without the native library.
+     * @throws NativeException if the kernel refuses (no such thread: {@code ESRCH}).
+     */
+    public static int policyOf(final long tid)
+    {
+        NativeLibrary.require();
+        try (Arena scratch = Arena.ofConfined())
+        {
+            final MemorySegment out = scratch.allocate(ValueLayout.JAVA_INT);
+            final int error = JlgNative.jlg_get_task_policy(tid, out);
+            if (error != 0)
+            {
+                throw new NativeException("sched_getscheduler", error, "cannot read the scheduling policy of thread "
+                    + tid + ": " + Errno.describe(error));
             }
             return out.get(ValueLayout.JAVA_INT, 0);
         }

@@ -43,6 +43,43 @@ class ThreadSchedulingTest
         assertEquals(ThreadScheduling.SCHED_OTHER, ThreadScheduling.policy(), "other threads keep their policy");
     }
 
+    @Test
+    void shouldSetThePolicyOfAnotherThreadByItsId() throws Exception
+    {
+        final java.util.concurrent.CompletableFuture<Long> tid = new java.util.concurrent.CompletableFuture<>();
+        final java.util.concurrent.CountDownLatch checked = new java.util.concurrent.CountDownLatch(1);
+        final Thread other = new Thread(() ->
+        {
+            tid.complete(ThreadAffinity.currentThreadId());
+            try
+            {
+                checked.await();
+            }
+            catch (final InterruptedException ex)
+            {
+                Thread.currentThread().interrupt();
+            }
+        }, "scheduling-target");
+        other.start();
+        try
+        {
+            final long id = tid.get();
+            assertEquals(ThreadScheduling.SCHED_OTHER, ThreadScheduling.policyOf(id));
+            assertTrue(ThreadScheduling.trySetPolicy(id, ThreadScheduling.SCHED_IDLE));
+            assertEquals(ThreadScheduling.SCHED_IDLE, ThreadScheduling.policyOf(id));
+            assertEquals(ThreadScheduling.SCHED_OTHER, ThreadScheduling.policy(), "the caller keeps its policy");
+        }
+        finally
+        {
+            checked.countDown();
+            other.join();
+        }
+        assertThrows(IllegalArgumentException.class, () -> ThreadScheduling.trySetPolicy(0, 1), "SCHED_FIFO");
+        // A thread id that is not (or no longer) a thread: refused, not thrown.
+        assertEquals(false, ThreadScheduling.trySetPolicy(Integer.MAX_VALUE, ThreadScheduling.SCHED_IDLE));
+        assertThrows(NativeException.class, () -> ThreadScheduling.policyOf(Integer.MAX_VALUE));
+    }
+
     private static void inFreshThread(final FreshThread.ThrowingRunnable body) throws Exception
     {
         FreshThread.run("scheduling-test", body);

@@ -100,7 +100,8 @@ final class OfficialRun
                 stderr.println("jloadgen: CPU budget: " + threads);
             }
             final OfficialTestRunner runner = new OfficialTestRunner(instance.sut(), instance.qsl(), settings, logs,
-                run.engineFlags.completionTimeoutMs, run.engineFlags.jitWarmupMs, stderr);
+                run.engineFlags.completionTimeoutMs, run.engineFlags.jitWarmupMs, run.engineFlags.jitThreads, stderr);
+            stderr.println("jloadgen: JIT compiler threads: " + runner.jitThreads());
             // Ctrl-C ends the test through LoadGen's abort path, its logs finished, and the report still printed.
             final InterruptGuard guard = InterruptGuard.install(runner::abort);
             try

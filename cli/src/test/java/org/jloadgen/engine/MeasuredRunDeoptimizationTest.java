@@ -16,7 +16,7 @@ import java.util.regex.Pattern;
 import org.jloadgen.testing.ChildCli;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -28,7 +28,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
  * check, which first ran 100 ms into the measured run and cost the inline 10k-QPS run about 9 ns at p50. This test
  * runs the command line with {@code -Xlog:deoptimization} and fails on any deoptimisation of the issue package's
  * code between {@code power_begin} and {@code power_end} of the detail log (less the last 100 ms, where the series'
- * end conditions run for the first time, as they must).
+ * end conditions run for the first time, as they must). Each SUT runs with and without an end condition the run does
+ * not reach ({@code max_duration_ms}, {@code max_query_count}): the warm-up never set one, and the first run that did
+ * deoptimised the issue loop at its first query.
  */
 class MeasuredRunDeoptimizationTest
 {
@@ -44,15 +46,20 @@ class MeasuredRunDeoptimizationTest
     Path dir;
 
     @ParameterizedTest
-    @ValueSource(strings = {"null", "null-worker"})
-    void theIssuePathIsNotDeoptimisedWhileTheClockRuns(final String sut) throws IOException
+    @CsvSource({"null, false", "null-worker, false", "null, true", "null-worker, true"})
+    void theIssuePathIsNotDeoptimisedWhileTheClockRuns(final String sut, final boolean limits) throws IOException
     {
         final Path deoptLog = dir.resolve("deopt.log");
         final Path out = dir.resolve("out");
+        final List<String> args = new java.util.ArrayList<>(List.of("run", "--sut", sut, "--scenario", "Server",
+            "--set", "server_target_qps=5000", "--set", "min_duration_ms=1500", "--out", out.toString()));
+        if (limits)
+        {
+            args.addAll(List.of("--set", "max_duration_ms=60000", "--set", "max_query_count=100000000"));
+        }
         final ChildCli.Result result = ChildCli.run(dir, 120,
             List.of("-Xlog:deoptimization=debug:file=" + deoptLog + ":utctime", "-Djloadgen.otherBusyCpus=0"),
-            "run", "--sut", sut, "--scenario", "Server", "--set", "server_target_qps=5000",
-            "--set", "min_duration_ms=1500", "--out", out.toString());
+            args.toArray(String[]::new));
         assertEquals(0, result.exitCode(), result.both());
 
         final String detail = Files.readString(out.resolve("mlperf_log_detail.txt"), StandardCharsets.UTF_8);

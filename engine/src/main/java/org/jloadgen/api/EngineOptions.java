@@ -29,6 +29,7 @@ public final class EngineOptions
     private long hybridSpinNs = HYBRID_SPIN_NS_DEFAULT;
     private CompletionWaitStrategy completionWait = CompletionWaitStrategy.AUTO;
     private long parkSpinNs = PARK_SPIN_NS_DEFAULT;
+    private JitThreadPolicy jitThreads = JitThreadPolicy.AUTO;
     private CpuBudget cpuBudget = CpuBudget.process();
     private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
     private long abortGraceMs = ABORT_GRACE_MS_DEFAULT;
@@ -57,6 +58,7 @@ public final class EngineOptions
         c.hybridSpinNs = hybridSpinNs;
         c.completionWait = completionWait;
         c.parkSpinNs = parkSpinNs;
+        c.jitThreads = jitThreads;
         c.cpuBudget = cpuBudget;
         c.completionTimeoutMs = completionTimeoutMs;
         c.abortGraceMs = abortGraceMs;
@@ -107,6 +109,24 @@ public final class EngineOptions
     public EngineOptions hybridSpinNs(final long value)
     {
         this.hybridSpinNs = value;
+        return this;
+    }
+
+    /**
+     * @return what the JIT compiler threads may take from the measured threads while a series runs.
+     */
+    public JitThreadPolicy jitThreads()
+    {
+        return jitThreads;
+    }
+
+    /**
+     * @param value what the JIT compiler threads may take from the measured threads while a series runs.
+     * @return this.
+     */
+    public EngineOptions jitThreads(final JitThreadPolicy value)
+    {
+        this.jitThreads = value;
         return this;
     }
 

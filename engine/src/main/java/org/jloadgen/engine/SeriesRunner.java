@@ -10,6 +10,7 @@ import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.clib.CFormat;
+import org.jloadgen.concurrent.JitCompilerThreads;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
@@ -215,8 +216,20 @@ final class SeriesRunner
                     ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0);
                 final SeriesEvent event = new SeriesEvent();
                 event.series = label;
+                final boolean lowerJit = performance
+                    && JitCompilerThreads.Choice.resolve(options.jitThreads(), settings.scenario).lowers();
+                final JitCompilerThreads.Lowered jit = lowerJit ? JitCompilerThreads.lower()
+                    : JitCompilerThreads.Lowered.NONE;
                 event.begin();
-                final IssueOutcome outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
+                final IssueOutcome outcome;
+                try
+                {
+                    outcome = issueLoop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
+                }
+                finally
+                {
+                    jit.close();
+                }
                 event.end();
                 status.preparing("computing the results and writing the logs");
                 event.queriesIssued = outcome.queriesIssued();

@@ -16,6 +16,7 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.bindings.ThreadAffinity;
+import org.jloadgen.concurrent.JitCompilerThreads;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueWaits;
@@ -41,6 +42,8 @@ public final class TestRunner
     public static final String COMPLETION_WAIT_KEY = "jloadgen_completion_wait";
     /** Detail-log key: SUT threads registered with the CPU budget, how they wait, and why (one record each). */
     public static final String SUT_THREADS_KEY = "jloadgen_sut_threads";
+    /** Detail-log key: what the JIT compiler threads may take while a measured series runs, and why. */
+    public static final String JIT_THREADS_KEY = "jloadgen_jit_threads";
 
     private final SystemUnderTest sut;
     private final QuerySampleLibrary qsl;
@@ -177,7 +180,10 @@ public final class TestRunner
             status.latencyLog(logs.latencyLog());
             status.step("engine warm-up");
             status.preparing("JIT warm-up of the issue path");
-            Warmup.run(effective.scenario, options, options.jitWarmupMs());
+            // Loading the flight-recorder event class sets JFR's event machinery up and queues a few hundred
+            // compilations: before the warm-up, not at the first series' start, where they ran into its clock.
+            SeriesEvent.load();
+            Warmup.run(effective, options, options.jitWarmupMs());
 
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
                 logs, status), logs, qsl.totalSampleCount(), replay, status);
@@ -284,6 +290,8 @@ public final class TestRunner
         {
             detail.log(SUT_THREADS_KEY, threads);
         }
+        detail.log(JIT_THREADS_KEY, JitCompilerThreads.Choice.resolve(options.jitThreads(), requested.scenario())
+            .reason());
     }
 
     /**

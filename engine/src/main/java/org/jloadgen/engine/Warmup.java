@@ -64,6 +64,8 @@ final class Warmup
     private static final int PACED_EVERY = 4;
     /** Times the parking lot's race outcomes are taken, so that C2 compiles them instead of trapping. */
     private static final int RARE_OUTCOME_ROUNDS = 20_000;
+    /** A {@code max_duration_ms} no warm-up round reaches (its nanoseconds still fit a long). */
+    private static final long UNREACHED_MS = Long.MAX_VALUE / 1_000_000L;
     /** Interval histograms the .hlog writer's warm-up writes. */
     private static final int HLOG_INTERVALS = 30;
 
@@ -72,24 +74,25 @@ final class Warmup
     }
 
     /**
-     * @param scenario the scenario the test will run.
+     * @param test     the test's settings: its scenario, and which of LoadGen's end conditions it has.
      * @param options  the test's engine options (wait strategies are kept, the histogram is off).
      * @param budgetMs how long to keep warming up.
      * @return rounds run.
      */
-    static int run(final TestScenario scenario, final EngineOptions options, final long budgetMs)
+    static int run(final EffectiveSettings test, final EngineOptions options, final long budgetMs)
     {
         if (budgetMs <= 0)
         {
             return 0;
         }
+        final TestScenario scenario = test.scenario;
         ParkingLot.exerciseRareOutcomes(RARE_OUTCOME_ROUNDS);
         final WarmupSuts provided = WarmupSuts.installed();
-        final TestSettings requested = new TestSettings().scenario(scenario).mode(TestMode.PERFORMANCE_ONLY)
-            .minDurationMs(0)
+        final TestSettings requested = endConditionsOf(test, new TestSettings().scenario(scenario)
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(0)
             .minQueryCount(scenario == TestScenario.OFFLINE ? offlineSamplesPerRound(provided) : QUERIES_PER_ROUND)
             .serverTargetQps(1e12).offlineExpectedQps(1).singleStreamExpectedLatencyNs(1)
-            .multiStreamExpectedLatencyNs(1).multiStreamSamplesPerQuery(8);
+            .multiStreamExpectedLatencyNs(1).multiStreamSamplesPerQuery(8));
         final EffectiveSettings settings = new EffectiveSettings(requested, 1024, 1024);
         final LoadableSet set = LoadableSets.generate(1024, 1024, 1024, scenario, settings.samplesPerQuery, 0)
             .get(0);
@@ -110,15 +113,16 @@ final class Warmup
         // Every Server wait, spinning ones too: a wait whose loop the warm-up never entered (every query due at once)
         // was deoptimised by the measured run's first query.
         final boolean paced = scenario == TestScenario.SERVER;
+        final EffectiveSettings pacedSettings = paced ? pacedSettings(test) : null;
         final SequenceGen sequence = new SequenceGen();
         final WarmupClock clock = new WarmupClock(budgetMs);
         int rounds = 0;
-        final SystemUnderTest worker = provided == null ? null : provided.workerSut(privateBudget);
+        SystemUnderTest worker = provided == null ? null : provided.workerSut(privateBudget);
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator());
             SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,
                 options.issueLateness(), quiet.allocator());
-            Trace pacedTrace = paced ? pacedTrace(set, sequence, quiet) : null;
+            Trace pacedTrace = paced ? pacedTrace(pacedSettings, set, sequence, quiet) : null;
             SeriesRecorder pacedRecorder = paced ? new SeriesRecorder(pacedTrace, false, errors, null, histogram,
                 options.issueLateness(), quiet.allocator()) : null)
         {
@@ -130,12 +134,24 @@ final class Warmup
                 if (paced && rounds % PACED_EVERY == 1)
                 {
                     pacedRecorder.reset();
-                    loop.run(pacedTrace, pacedRecorder, pacedSettings(), TestMode.PERFORMANCE_ONLY, sut, sink);
+                    loop.run(pacedTrace, pacedRecorder, pacedSettings, TestMode.PERFORMANCE_ONLY, sut, sink);
                 }
                 else
                 {
                     recorder.reset();
                     loop.run(trace, recorder, settings, TestMode.PERFORMANCE_ONLY, sut, sink);
+                }
+                if (sut == worker)
+                {
+                    // A worker's loop ends when its SUT closes, so each worker round closes its SUT and the next opens
+                    // a new one: the loop's exit is then compiled in (once it sprang the trap C2 had left there, the
+                    // next rounds run the recompiled loop), and the test's worker enters compiled code. With one
+                    // worker for the whole warm-up, its close at the end sprang the trap and threw away the compiled
+                    // loop the test's worker was about to run (OSR, unstable_if): the test's first 35 ms ran in the
+                    // interpreter and C1.
+                    closeQuietly(worker);
+                    worker = provided.workerSut(privateBudget);
+                    suts[rounds % suts.length] = worker;
                 }
                 rounds++;
             }
@@ -169,16 +185,32 @@ final class Warmup
         }
     }
 
-    private static EffectiveSettings pacedSettings()
+    private static EffectiveSettings pacedSettings(final EffectiveSettings test)
     {
-        return new EffectiveSettings(new TestSettings().scenario(TestScenario.SERVER).mode(TestMode.PERFORMANCE_ONLY)
-            .minDurationMs(0).minQueryCount(PACED_QUERIES).serverTargetQps(PACED_QPS), 1024, 1024);
+        return new EffectiveSettings(endConditionsOf(test, new TestSettings().scenario(TestScenario.SERVER)
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(0).minQueryCount(PACED_QUERIES)
+            .serverTargetQps(PACED_QPS)), 1024, 1024);
     }
 
-    private static Trace pacedTrace(final LoadableSet set, final SequenceGen sequence, final EngineOptions options)
+    private static Trace pacedTrace(final EffectiveSettings paced, final LoadableSet set, final SequenceGen sequence,
+        final EngineOptions options)
     {
-        return QueryGenerator.generate(pacedSettings(), set, TestMode.PERFORMANCE_ONLY, sequence,
+        return QueryGenerator.generate(paced, set, TestMode.PERFORMANCE_ONLY, sequence,
             QueryGenerator.AccuracyLogSelection.NONE, options.allocator());
+    }
+
+    /**
+     * Gives the warm-up's settings the test's end conditions, set or not, at limits no warm-up round reaches: each
+     * condition is a branch of the issue loop's end check ({@code IssuePolicy.ended}), and a branch the warm-up never
+     * took was compiled as a trap that the test's first query sprang (with {@code max_duration_ms} set, the issue loop
+     * then ran as profiled C1 code for most of a 5 s Server run; -Xlog:deoptimization, unstable_if).
+     */
+    static TestSettings endConditionsOf(final EffectiveSettings test, final TestSettings warmup)
+    {
+        return warmup.maxDurationMs(test.maxDurationMs != 0 ? UNREACHED_MS : 0)
+            .maxQueryCount(test.maxQueryCount != 0 ? Long.MAX_VALUE : 0)
+            .serverMaxAsyncQueries(test.maxAsyncQueries != 0 && test.scenario == TestScenario.SERVER
+                ? Long.MAX_VALUE : 0);
     }
 
     /**

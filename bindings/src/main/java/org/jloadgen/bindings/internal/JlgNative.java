@@ -39,8 +39,8 @@ public final class JlgNative
         "jlg_page_size", "jlg_gettid", "jlg_map_anonymous", "jlg_unmap", "jlg_mlock", "jlg_munlock",
         "jlg_madvise_hugepage", "jlg_madvise_willneed", "jlg_mbind_node", "jlg_node_of_address", "jlg_getcpu",
         "jlg_get_memlock_limit", "jlg_set_thread_affinity", "jlg_get_thread_affinity", "jlg_set_thread_timer_slack",
-        "jlg_get_thread_timer_slack", "jlg_set_thread_idle_policy", "jlg_get_thread_policy", "jlg_strerror",
-        "jlg_baseline_increment");
+        "jlg_get_thread_timer_slack", "jlg_set_thread_idle_policy", "jlg_get_thread_policy", "jlg_set_task_policy",
+        "jlg_get_task_policy", "jlg_strerror", "jlg_baseline_increment");
 
     static final SymbolLookup SYMBOL_LOOKUP = symbolLookup();
 
@@ -1029,6 +1029,115 @@ public final class JlgNative
         try
         {
             return (int)jlg_get_thread_policy.HANDLE.invokeExact(policy);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_set_task_policy
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG, C_INT);
+        static final MemorySegment ADDR = findOrThrow("jlg_set_task_policy");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_set_task_policy}.
+     */
+    public static FunctionDescriptor jlg_set_task_policy$descriptor()
+    {
+        return jlg_set_task_policy.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_set_task_policy}.
+     */
+    public static MethodHandle jlg_set_task_policy$handle()
+    {
+        return jlg_set_task_policy.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_set_task_policy}.
+     */
+    public static MemorySegment jlg_set_task_policy$address()
+    {
+        return jlg_set_task_policy.ADDR;
+    }
+
+    /**
+     * Sched_setscheduler(2) of a thread of the process to a time-sharing policy.
+     *
+     * @param tid    kernel thread id (0: the calling thread).
+     * @param policy SCHED_OTHER, SCHED_BATCH or SCHED_IDLE.
+     * @return 0 or an errno value.
+     */
+    public static int jlg_set_task_policy(final long tid, final int policy)
+    {
+        try
+        {
+            return (int)jlg_set_task_policy.HANDLE.invokeExact(tid, policy);
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_get_task_policy
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_INT, C_LONG, C_POINTER);
+        static final MemorySegment ADDR = findOrThrow("jlg_get_task_policy");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC,
+            LINKER_CRITICAL);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_get_task_policy}.
+     */
+    public static FunctionDescriptor jlg_get_task_policy$descriptor()
+    {
+        return jlg_get_task_policy.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_get_task_policy} (critical).
+     */
+    public static MethodHandle jlg_get_task_policy$handle()
+    {
+        return jlg_get_task_policy.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_get_task_policy}.
+     */
+    public static MemorySegment jlg_get_task_policy$address()
+    {
+        return jlg_get_task_policy.ADDR;
+    }
+
+    /**
+     * Sched_getscheduler(2) of a thread of the process.
+     *
+     * @param tid    kernel thread id (0: the calling thread).
+     * @param policy policy.
+     * @return 0 or an errno value.
+     */
+    public static int jlg_get_task_policy(final long tid, final MemorySegment policy)
+    {
+        try
+        {
+            return (int)jlg_get_task_policy.HANDLE.invokeExact(tid, policy);
         }
         catch (final Error | RuntimeException ex)
         {

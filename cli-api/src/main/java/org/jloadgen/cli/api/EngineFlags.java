@@ -2,6 +2,7 @@ package org.jloadgen.cli.api;
 
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.JitThreadPolicy;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.bindings.MemoryOptions;
 import org.jloadgen.memory.NativeOffHeapAllocator;
@@ -37,6 +38,13 @@ public final class EngineFlags
         description = "Spin window before the issue thread parks for a completion with --completion-wait PARK "
             + "(default: ${DEFAULT-VALUE}).")
     long parkSpinNs;
+
+    @Option(names = "--jit-threads", paramLabel = "POLICY", defaultValue = "AUTO",
+        description = "The JVM's JIT compiler threads while a measured series runs: ${COMPLETION-CANDIDATES} "
+            + "(default: ${DEFAULT-VALUE}: IDLE - SCHED_IDLE, so that a compilation never holds a CPU a measured "
+            + "thread wakes on - for Server, SingleStream and MultiStream where the process may put them back "
+            + "after the series, else NORMAL; the detail log says which and why).")
+    public JitThreadPolicy jitThreads;
 
     @Option(names = "--completion-timeout-ms", paramLabel = "MS", defaultValue = "60000",
         description = "End the run INVALID when no sample completes for this long (default: ${DEFAULT-VALUE}).")
@@ -113,7 +121,8 @@ public final class EngineFlags
         OptionChecks.atLeast("--startup-ms", startupMs, 0);
         OptionChecks.atLeast("--warmup-ms", warmupMs, 0);
         final EngineOptions engine = new EngineOptions().serverWait(serverWait).hybridSpinNs(hybridSpinNs)
-            .completionWait(completionWait).parkSpinNs(parkSpinNs).completionTimeoutMs(completionTimeoutMs)
+            .completionWait(completionWait).parkSpinNs(parkSpinNs).jitThreads(jitThreads)
+            .completionTimeoutMs(completionTimeoutMs)
             .abortGraceMs(abortGraceMs)
             .latencyHistogram(!noLatencyHistogram).histogramIntervalMs(latencyIntervalMs)
             .issueLateness(!noIssueLateness).jfr(jfr)

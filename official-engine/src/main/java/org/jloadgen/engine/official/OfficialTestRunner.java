@@ -8,12 +8,14 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
+import org.jloadgen.api.JitThreadPolicy;
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.bindings.LoadGenBridge;
+import org.jloadgen.concurrent.JitCompilerThreads;
 
 /**
  * One test of a Java SUT under the official LoadGen (the bridge, {@code --engine official}): LoadGen's
@@ -32,6 +34,7 @@ public final class OfficialTestRunner
     private final LogSettings logs;
     private final long completionTimeoutMs;
     private final long warmupMs;
+    private final JitCompilerThreads.Choice jitThreads;
     private final PrintStream err;
     private final FailureLog failures = new FailureLog();
 
@@ -44,10 +47,13 @@ public final class OfficialTestRunner
      *                            fails.
      * @param warmupMs            how long the bridge's own Java code runs before LoadGen starts (0 = not at all);
      *                            the SUT is not called.
+     * @param jitThreads          what the JIT compiler threads may take from LoadGen's and the SUT's threads while
+     *                            LoadGen's test runs.
      * @param err                 where warnings go.
      */
     public OfficialTestRunner(final SystemUnderTest sut, final QuerySampleLibrary qsl, final OfficialSettings settings,
-        final LogSettings logs, final long completionTimeoutMs, final long warmupMs, final PrintStream err)
+        final LogSettings logs, final long completionTimeoutMs, final long warmupMs, final JitThreadPolicy jitThreads,
+        final PrintStream err)
     {
         this.sut = sut;
         this.qsl = qsl;
@@ -55,6 +61,7 @@ public final class OfficialTestRunner
         this.logs = logs.copy();
         this.completionTimeoutMs = completionTimeoutMs;
         this.warmupMs = warmupMs;
+        this.jitThreads = JitCompilerThreads.Choice.resolve(jitThreads, settings.scenario());
         this.err = err;
     }
 
@@ -75,7 +82,9 @@ public final class OfficialTestRunner
                 failures);
             BridgeWarmup.run(client, warmupMs);
             final int code;
-            try (CompletionWatchdog watchdog = new CompletionWatchdog(completionTimeoutMs, failures))
+            try (CompletionWatchdog watchdog = new CompletionWatchdog(completionTimeoutMs, failures);
+                JitCompilerThreads.Lowered jit = jitThreads.lowers() ? JitCompilerThreads.lower()
+                    : JitCompilerThreads.Lowered.NONE)
             {
                 // An audit.config name that cannot exist when there is none: LoadGen looks for the file it is given.
                 final String auditConfig = settings.auditConfig() == null ? "" : settings.auditConfig().toString();
@@ -86,6 +95,15 @@ public final class OfficialTestRunner
             return OfficialResult.read(outcome(code), TestMode.fromCode(loadgen.mode()), LogFiles.find(logs),
                 failures.reason(), LoadGenBridge.progress());
         }
+    }
+
+    /**
+     * @return what the JIT compiler threads do while LoadGen's test runs, and why (for the console: LoadGen's detail
+     *         log has no place for it).
+     */
+    public String jitThreads()
+    {
+        return jitThreads.reason();
     }
 
     /**
