@@ -46,7 +46,18 @@ public final class NullWorkerSut
      */
     public static BatchingSut create(final CompletionWaitStrategy idle, final CpuBudget budget)
     {
-        return new BatchingSut(SUT_NAME, new BatcherSettings(1, 0, 1, QUEUE_CAPACITY, idle, new int[0]),
+        return create(idle, budget, QUEUE_CAPACITY);
+    }
+
+    /**
+     * @param idle          how the idle worker waits.
+     * @param budget        the CPU budget its worker is registered with.
+     * @param queueCapacity its batcher's ring, a power of two.
+     * @return a started SUT; close it to stop its worker.
+     */
+    static BatchingSut create(final CompletionWaitStrategy idle, final CpuBudget budget, final int queueCapacity)
+    {
+        return new BatchingSut(SUT_NAME, new BatcherSettings(1, 0, 1, queueCapacity, idle, new int[0]),
             new SutStatistics(SUT_NAME, 1, List.of(SutStatistics.HANDOFF_STAGE)),
             worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null, budget);
     }
