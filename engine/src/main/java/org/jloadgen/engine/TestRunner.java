@@ -283,7 +283,8 @@ public final class TestRunner
      */
     private void logWaits(final DetailLog detail)
     {
-        final IssueWaits waits = IssueWaits.resolve(options);
+        final IssueWaits waits = IssueWaits.resolve(options, requested.scenario() == TestScenario.SERVER
+            ? requested.serverTargetQps() : 0);
         detail.log(SERVER_WAIT_KEY, waits.serverReason());
         detail.log(COMPLETION_WAIT_KEY, waits.completionReason());
         for (final String threads : options.cpuBudget().sutThreadDescriptions())

@@ -3,6 +3,7 @@ package org.jloadgen.engine;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.QuerySamples;
 import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
@@ -96,10 +97,11 @@ final class Warmup
         final EffectiveSettings settings = new EffectiveSettings(requested, 1024, 1024);
         final LoadableSet set = LoadableSets.generate(1024, 1024, 1024, scenario, settings.samplesPerQuery, 0)
             .get(0);
-        final IssueWaits waits = IssueWaits.resolve(options);
+        final IssueWaits waits = IssueWaits.resolve(options, scenario == TestScenario.SERVER ? test.targetQps : 0);
         final CpuBudget privateBudget = new CpuBudget(options.cpuBudget().cpus());
         final EngineOptions quiet = options.copy().latencyHistogram(false).completionTimeoutMs(1_000)
-            .serverWait(waits.server()).completionWait(waits.completion()).cpuBudget(privateBudget);
+            .serverWait(waits.server()).hybridSpinNs(waits.server() == ServerWaitStrategy.HYBRID ? waits.hybridMinNs()
+                : options.hybridSpinNs()).completionWait(waits.completion()).cpuBudget(privateBudget);
         final CompletionErrors errors = new CompletionErrors();
         final EngineResponseSink sink = new EngineResponseSink(new RetiredTarget(errors));
         final IssueLoop loop = new IssueLoop(quiet);

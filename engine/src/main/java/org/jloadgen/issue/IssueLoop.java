@@ -170,7 +170,7 @@ public final class IssueLoop
         {
             throw new IllegalArgumentException("warm-up queries need a Server series, not " + trace.scenario());
         }
-        final IssueWaits waits = IssueWaits.resolve(options);
+        final IssueWaits waits = IssueWaits.resolve(options, serverRateQps(trace));
         final long timeoutNs = options.completionTimeoutMs() * NS_PER_MS;
         final Series series = new Series(trace, recorder, settings, seriesMode == TestMode.ACCURACY_ONLY, true, sut,
             sink, completionWait(recorder, waits, timeoutNs));
@@ -242,6 +242,16 @@ public final class IssueLoop
         completionWaiter = null;
         TimerSlack.restore(previousSlackNs);
         return outcome;
+    }
+
+    /**
+     * @return a Server trace's mean rate (queries over its span), which sizes AUTO's HYBRID window; 0 for the other
+     *         scenarios.
+     */
+    static double serverRateQps(final Trace trace)
+    {
+        return trace.scenario() == TestScenario.SERVER && trace.durationNs() > 0
+            ? trace.queryCount() * 1e9 / trace.durationNs() : 0;
     }
 
     private CompletionWait completionWait(final SeriesRecorder recorder, final IssueWaits waits, final long timeoutNs)

@@ -36,7 +36,7 @@ class WarmupTest
         try (CpuBudget.Registration sut = budget.addSutThreads(1, "the test's SUT"))
         {
             final EngineOptions options = new EngineOptions().cpuBudget(budget);
-            assertEquals(ServerWaitStrategy.SLEEP, IssueWaits.resolve(options).server());
+            assertEquals(ServerWaitStrategy.SLEEP, IssueWaits.resolve(options, 0).server());
             assertTrue(Warmup.run(test(TestScenario.SERVER), options, 1_000) >= 2,
                 "the paced trace runs from the second round");
             assertEquals(List.of("the test's SUT"), budget.sutThreadDescriptions(),

@@ -27,7 +27,7 @@ import org.jloadgen.sut.synthetic.SyntheticSut;
 import org.jloadgen.testing.RecordingSut;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 class IssueLoopTest
 {
@@ -251,14 +251,16 @@ class IssueLoopTest
     }
 
     @ParameterizedTest
-    @EnumSource(value = TestScenario.class, names = {"SERVER", "SINGLE_STREAM"})
-    void shouldAllocateNothingOnTheIssueThreadWhileItParksForAWorkerSut(final TestScenario scenario)
+    @CsvSource({"SERVER, 10000, HYBRID", "SERVER, 50000, SLEEP", "SINGLE_STREAM, 20000, SLEEP"})
+    void shouldAllocateNothingOnTheIssueThreadWhileItParksForAWorkerSut(final TestScenario scenario, final double qps,
+        final ServerWaitStrategy serverWait)
     {
-        // Two CPUs and a one-worker SUT: AUTO makes the issue thread sleep (Server: SLEEP to each query; SingleStream:
-        // PARK until the worker's completion wakes it), and the toolkit's worker parks too. Parking and being woken
-        // must allocate nothing either.
+        // Two CPUs and a one-worker SUT: AUTO makes the issue thread park (Server: HYBRID, parked until a quarter of
+        // the gap before each query, or SLEEP where that is shorter than a wake-up; SingleStream: PARK until the
+        // worker's completion wakes it), and the toolkit's worker parks too. Parking and being woken must allocate
+        // nothing either.
         final CpuBudget budget = new CpuBudget(2);
-        final TestSettings s = new TestSettings().scenario(scenario).serverTargetQps(20_000)
+        final TestSettings s = new TestSettings().scenario(scenario).serverTargetQps(qps)
             .singleStreamExpectedLatencyNs(50_000).minDurationMs(300).minQueryCount(100);
         final SeriesFixture fixture = new SeriesFixture(new EngineOptions().completionTimeoutMs(2_000)
             .cpuBudget(budget).parkSpinNs(0));
@@ -266,8 +268,8 @@ class IssueLoopTest
             CompletionWaitStrategy.AUTO, new int[0]), new SutStatistics("worker", 1, List.of()),
             worker -> (batch, responses, sink) -> sink.complete(responses, batch.size()), null, budget))
         {
-            final IssueWaits waits = IssueWaits.resolve(fixture.options);
-            assertEquals(ServerWaitStrategy.SLEEP, waits.server());
+            final IssueWaits waits = IssueWaits.resolve(fixture.options, scenario == TestScenario.SERVER ? qps : 0);
+            assertEquals(serverWait, waits.server());
             assertEquals(CompletionWaitStrategy.PARK, waits.completion());
             int clean = 0;
             for (int run = 0; run < 10 && clean < 3; run++)

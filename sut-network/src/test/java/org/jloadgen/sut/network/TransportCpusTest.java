@@ -38,7 +38,7 @@ class TransportCpusTest
     {
         final CpuBudget budget = new CpuBudget(2, new OtherProcesses(0.1, 250, 2, true));
         final EngineOptions options = new EngineOptions().cpuBudget(budget);
-        assertEquals(ServerWaitStrategy.SPIN, IssueWaits.resolve(options).server(), "alone, it spins");
+        assertEquals(ServerWaitStrategy.SPIN, IssueWaits.resolve(options, 0).server(), "alone, it spins");
         try (TransportCpus cpus = TransportCpus.register(budget, 2, "KServe client: gRPC/Netty event loops for 2 "
             + "connections", List.of("node 'node-a' (127.0.0.1:8001)", "node 'node-b' (192.0.2.1:8001)"),
             List.of("127.0.0.1", "192.0.2.1")))
@@ -48,7 +48,7 @@ class TransportCpusTest
             assertEquals(List.of("KServe client: gRPC/Netty event loops for 2 connections: 2 threads, PARK (they wait "
                 + "in epoll for the network)", "co-located server node 'node-a' (127.0.0.1:8001): 1 CPU reserved (a "
                 + "loopback or local address: it answers on this machine's CPUs)"), budget.sutThreadDescriptions());
-            final IssueWaits waits = IssueWaits.resolve(options);
+            final IssueWaits waits = IssueWaits.resolve(options, 0);
             assertEquals(ServerWaitStrategy.SLEEP, waits.server());
             assertEquals(CompletionWaitStrategy.PARK, waits.completion());
             assertTrue(waits.serverReason().startsWith("SLEEP (auto: 2 CPUs, 2 SUT threads, 1 reserved, 0 busy in "
