@@ -14,7 +14,8 @@ public enum JitThreadPolicy
      * {@link #IDLE} for the measured series of the latency-bound scenarios (Server, SingleStream, MultiStream) where
      * the process may put the threads back afterwards (a process without {@code CAP_SYS_NICE} and with an
      * {@code RLIMIT_NICE} below 20 may lower a thread's policy but not raise it again), else {@link #NORMAL}: an
-     * Offline SUT keeps every CPU busy by design, and a compilation it still needs must not starve.
+     * Offline SUT keeps every CPU busy by design, and a compilation it still needs must not starve. Under the official
+     * LoadGen ({@code --engine official}) {@link #NORMAL}: the Java path is compiled while LoadGen's queries run.
      */
     AUTO,
     /** {@code SCHED_IDLE} while each measured series runs, {@code SCHED_OTHER} again after it where allowed. */

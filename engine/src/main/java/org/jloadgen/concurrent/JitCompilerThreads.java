@@ -10,80 +10,28 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
 
-import org.jloadgen.api.JitThreadPolicy;
-import org.jloadgen.api.TestScenario;
 import org.jloadgen.bindings.NativeLibrary;
 import org.jloadgen.bindings.ThreadScheduling;
 
 /**
  * The JVM's JIT compiler threads, lowered to {@code SCHED_IDLE} while a measured series runs and put back after it
- * ({@link JitThreadPolicy}). They are not Java threads, so they are found by name under {@code /proc/self/task} (the
- * kernel keeps 15 characters: {@code C2 CompilerThre}) and set by kernel thread id.
+ * ({@code JitThreadPolicy}, resolved by {@code issue.JitThreads}). They are not Java threads, so they are found by name
+ * under {@code /proc/self/task} (the kernel keeps 15 characters: {@code C2 CompilerThre}) and set by kernel thread id.
  * <p>
  * Why: on a 2-CPU machine a Server run with one worker thread had C1 and C2 compiling for 200 ms of its 5 s (a
- * deoptimised method, the log threads' code, the SUT's classes), in slices of up to 18 ms, and the issue thread or
- * the worker, woken onto the CPU a compilation held, waited for it: waits of 1-7 ms, the run's p99.9
- * ({@code ftrace} of {@code sched_switch}; benchmarks/README.md, "Where the worker case's tail came from").
+ * deoptimised method, the log threads' code, the SUT's classes), in slices of up to 18 ms, and the issue thread or the
+ * worker, woken onto the CPU a compilation held, waited for it: waits of 1-7 ms, the run's p99.9 ({@code ftrace} of
+ * {@code sched_switch}; benchmarks/README.md, "Where the worker case's tail came from").
  */
 public final class JitCompilerThreads
 {
-    private static final Path TASKS = Path.of("/proc/self/task");
+    /** Where the threads of this process are listed. */
+    public static final Path TASKS = Path.of("/proc/self/task");
     /** {@link #canRaiseBack()}'s answer, once probed. */
     private static Boolean raiseBack;
 
     private JitCompilerThreads()
     {
-    }
-
-    /**
-     * What a test does with the compiler threads, and why, for the detail log.
-     *
-     * @param lowers whether each measured series lowers them.
-     * @param reason why, e.g. {@code IDLE while each measured series runs (auto: Server is latency-bound; ...)}.
-     */
-    public record Choice(boolean lowers, String reason)
-    {
-        /**
-         * @param policy   the engine option.
-         * @param scenario the test's scenario.
-         * @return what the test does.
-         */
-        public static Choice resolve(final JitThreadPolicy policy, final TestScenario scenario)
-        {
-            final int found = find().size();
-            final String threads = found + (found == 1 ? " compiler thread" : " compiler threads");
-            if (policy == JitThreadPolicy.NORMAL)
-            {
-                return new Choice(false, "NORMAL (set explicitly)");
-            }
-            if (!NativeLibrary.isAvailable() || found == 0)
-            {
-                return new Choice(false, "NORMAL (" + (policy == JitThreadPolicy.AUTO ? "auto: " : "")
-                    + (found == 0 ? "no compiler thread found under " + TASKS : "no native library: "
-                    + NativeLibrary.describe()) + ")");
-            }
-            final boolean restorable = canRaiseBack();
-            final String back = restorable ? "SCHED_OTHER again after each series"
-                : "they stay SCHED_IDLE after the first: this process may not raise a thread's policy again (no "
-                + "CAP_SYS_NICE, RLIMIT_NICE below 20)";
-            if (policy == JitThreadPolicy.IDLE)
-            {
-                return new Choice(true, "IDLE while each measured series runs (set explicitly; " + threads + "; "
-                    + back + ")");
-            }
-            if (scenario == TestScenario.OFFLINE)
-            {
-                return new Choice(false, "NORMAL (auto: Offline measures throughput, and its SUT keeps every CPU "
-                    + "busy: a compilation it still needs must not starve)");
-            }
-            if (!restorable)
-            {
-                return new Choice(false, "NORMAL (auto: this process could not put them back to SCHED_OTHER after "
-                    + "a series: no CAP_SYS_NICE, RLIMIT_NICE below 20)");
-            }
-            return new Choice(true, "IDLE while each measured series runs (auto: " + scenario
-                + " is latency-bound; " + threads + "; " + back + ")");
-        }
     }
 
     /**

@@ -14,6 +14,7 @@ import org.jloadgen.concurrent.JitCompilerThreads;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
+import org.jloadgen.issue.JitThreads;
 import org.jloadgen.issue.StopReason;
 import org.jloadgen.log.DetailLog;
 import org.jloadgen.log.ResultsLog;
@@ -217,7 +218,7 @@ final class SeriesRunner
                 final SeriesEvent event = new SeriesEvent();
                 event.series = label;
                 final boolean lowerJit = performance
-                    && JitCompilerThreads.Choice.resolve(options.jitThreads(), settings.scenario).lowers();
+                    && JitThreads.resolve(options.jitThreads(), settings.scenario).lowers();
                 final JitCompilerThreads.Lowered jit = lowerJit ? JitCompilerThreads.lower()
                     : JitCompilerThreads.Lowered.NONE;
                 event.begin();

@@ -16,10 +16,10 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.bindings.ThreadAffinity;
-import org.jloadgen.concurrent.JitCompilerThreads;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueWaits;
+import org.jloadgen.issue.JitThreads;
 import org.jloadgen.log.DetailLog;
 import org.jloadgen.log.SettingsLog;
 import org.jloadgen.record.RetiredTarget;
@@ -291,7 +291,7 @@ public final class TestRunner
         {
             detail.log(SUT_THREADS_KEY, threads);
         }
-        detail.log(JIT_THREADS_KEY, JitCompilerThreads.Choice.resolve(options.jitThreads(), requested.scenario())
+        detail.log(JIT_THREADS_KEY, JitThreads.resolve(options.jitThreads(), requested.scenario())
             .reason());
     }
 

@@ -6,8 +6,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 
-import org.jloadgen.api.JitThreadPolicy;
-import org.jloadgen.api.TestScenario;
 import org.jloadgen.bindings.ThreadScheduling;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -81,29 +79,6 @@ class JitCompilerThreadsTest
                 assertEquals(ThreadScheduling.SCHED_OTHER, ThreadScheduling.policyOf(tid), "thread " + tid);
             }
         }
-    }
-
-    @Test
-    void shouldLowerThemForTheLatencyBoundScenariosOnlyWhereTheyCanBePutBack()
-    {
-        final boolean restorable = JitCompilerThreads.canRaiseBack();
-        for (final TestScenario scenario : List.of(TestScenario.SERVER, TestScenario.SINGLE_STREAM,
-            TestScenario.MULTI_STREAM))
-        {
-            final JitCompilerThreads.Choice auto = JitCompilerThreads.Choice.resolve(JitThreadPolicy.AUTO, scenario);
-            assertEquals(restorable, auto.lowers(), auto.reason());
-            assertTrue(auto.reason().startsWith(restorable ? "IDLE while each measured series runs (auto: "
-                + scenario + " is latency-bound" : "NORMAL (auto: "), auto.reason());
-        }
-        final JitCompilerThreads.Choice offline =
-            JitCompilerThreads.Choice.resolve(JitThreadPolicy.AUTO, TestScenario.OFFLINE);
-        assertFalse(offline.lowers());
-        assertTrue(offline.reason().startsWith("NORMAL (auto: Offline measures throughput"), offline.reason());
-        assertTrue(JitCompilerThreads.Choice.resolve(JitThreadPolicy.IDLE, TestScenario.OFFLINE).lowers());
-        final JitCompilerThreads.Choice normal =
-            JitCompilerThreads.Choice.resolve(JitThreadPolicy.NORMAL, TestScenario.SERVER);
-        assertFalse(normal.lowers());
-        assertEquals("NORMAL (set explicitly)", normal.reason());
     }
 
     private void task(final String tid, final String comm) throws IOException

@@ -14,6 +14,7 @@ import java.util.stream.Stream;
 
 import org.jloadgen.api.CompletionWaitStrategy;
 import org.jloadgen.api.EngineOptions;
+import org.jloadgen.api.JitThreadPolicy;
 import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.ServerWaitStrategy;
 import org.jloadgen.api.TestMode;
@@ -69,7 +70,8 @@ class GoldenRunTest
     {
         final ScriptedClock clock = new ScriptedClock(1_000_000_000_000L);
         final EngineOptions options = new EngineOptions().clock(clock).wallClock(clock).jitWarmupMs(0)
-            .latencyHistogram(false).serverWait(ServerWaitStrategy.SPIN).completionWait(CompletionWaitStrategy.SPIN);
+            .latencyHistogram(false).serverWait(ServerWaitStrategy.SPIN).completionWait(CompletionWaitStrategy.SPIN)
+            .jitThreads(JitThreadPolicy.NORMAL);
         final TestRunner runner = new TestRunner(new ScriptedSut(clock, SERVICE_NS), new SyntheticQsl(256, 128),
             settings, new LogSettings().outputDirectory(dir), options, null, List.of(),
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));

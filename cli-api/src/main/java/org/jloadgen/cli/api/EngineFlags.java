@@ -18,8 +18,9 @@ public final class EngineFlags
     @Option(names = "--server-wait", paramLabel = "STRATEGY", defaultValue = "AUTO",
         description = "How the Server issue thread waits for scheduled times: ${COMPLETION-CANDIDATES} "
             + "(default: ${DEFAULT-VALUE}: SPIN where a CPU is free for it - the process's CPUs minus one for "
-            + "everything else minus the SUT's worker threads - else SLEEP, as LoadGen does; the detail log says "
-            + "which ran and why).")
+            + "everything else minus the SUT's worker threads; on the one CPU left for everything else, HYBRID "
+            + "spinning the last quarter of the mean gap where that is 20 us or more (12.5k QPS and below); else "
+            + "SLEEP, as LoadGen does; the detail log says which ran and why).")
     ServerWaitStrategy serverWait;
 
     @Option(names = "--hybrid-spin-ns", paramLabel = "NS", defaultValue = "100000",
@@ -43,7 +44,8 @@ public final class EngineFlags
         description = "The JVM's JIT compiler threads while a measured series runs: ${COMPLETION-CANDIDATES} "
             + "(default: ${DEFAULT-VALUE}: IDLE - SCHED_IDLE, so that a compilation never holds a CPU a measured "
             + "thread wakes on - for Server, SingleStream and MultiStream where the process may put them back "
-            + "after the series, else NORMAL; the detail log says which and why).")
+            + "after the series, else NORMAL; NORMAL under --engine official unless IDLE is asked; the detail log "
+            + "says which and why).")
     public JitThreadPolicy jitThreads;
 
     @Option(names = "--completion-timeout-ms", paramLabel = "MS", defaultValue = "60000",

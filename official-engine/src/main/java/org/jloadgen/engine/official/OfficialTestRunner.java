@@ -16,6 +16,7 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.bindings.LoadGenBridge;
 import org.jloadgen.concurrent.JitCompilerThreads;
+import org.jloadgen.issue.JitThreads;
 
 /**
  * One test of a Java SUT under the official LoadGen (the bridge, {@code --engine official}): LoadGen's
@@ -34,7 +35,7 @@ public final class OfficialTestRunner
     private final LogSettings logs;
     private final long completionTimeoutMs;
     private final long warmupMs;
-    private final JitCompilerThreads.Choice jitThreads;
+    private final JitThreads jitThreads;
     private final PrintStream err;
     private final FailureLog failures = new FailureLog();
 
@@ -61,7 +62,7 @@ public final class OfficialTestRunner
         this.logs = logs.copy();
         this.completionTimeoutMs = completionTimeoutMs;
         this.warmupMs = warmupMs;
-        this.jitThreads = JitCompilerThreads.Choice.resolve(jitThreads, settings.scenario());
+        this.jitThreads = JitThreads.resolveUnderOfficialLoadGen(jitThreads, settings.scenario());
         this.err = err;
     }
 
