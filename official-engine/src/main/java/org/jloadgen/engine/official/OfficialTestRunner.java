@@ -82,6 +82,8 @@ public final class OfficialTestRunner
             final BridgeClient client = new BridgeClient(sut, qsl, settings.scenario() == TestScenario.MULTI_STREAM,
                 failures);
             BridgeWarmup.run(client, warmupMs);
+            // LoadGen's test meets no collection of what the warm-up left in the young generation (SeriesRunner).
+            System.gc();
             final int code;
             try (CompletionWatchdog watchdog = new CompletionWatchdog(completionTimeoutMs, failures);
                 JitCompilerThreads.Lowered jit = jitThreads.lowers() ? JitCompilerThreads.lower()
