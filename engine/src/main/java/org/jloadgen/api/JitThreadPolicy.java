@@ -15,7 +15,8 @@ public enum JitThreadPolicy
      * the process may put the threads back afterwards (a process without {@code CAP_SYS_NICE} and with an
      * {@code RLIMIT_NICE} below 20 may lower a thread's policy but not raise it again), else {@link #NORMAL}: an
      * Offline SUT keeps every CPU busy by design, and a compilation it still needs must not starve. Under the official
-     * LoadGen ({@code --engine official}) {@link #NORMAL}: the Java path is compiled while LoadGen's queries run.
+     * LoadGen ({@code --engine official}) for Server only: under the others LoadGen runs the Java path back to back
+     * while it is still being compiled.
      */
     AUTO,
     /** {@code SCHED_IDLE} while each measured series runs, {@code SCHED_OTHER} again after it where allowed. */

@@ -35,12 +35,22 @@ class JitThreadsTest
     }
 
     @Test
-    void shouldLeaveThemAloneUnderTheOfficialLoadGenUnlessAsked()
+    void shouldLowerThemUnderTheOfficialLoadGenForServerOnly()
     {
-        final JitThreads auto = JitThreads.resolveUnderOfficialLoadGen(JitThreadPolicy.AUTO, TestScenario.SERVER);
-        assertFalse(auto.lowers());
-        assertTrue(auto.reason().startsWith("NORMAL (auto: under the official LoadGen"), auto.reason());
-        final JitThreads idle = JitThreads.resolveUnderOfficialLoadGen(JitThreadPolicy.IDLE, TestScenario.SERVER);
+        final JitThreads server = JitThreads.resolveUnderOfficialLoadGen(JitThreadPolicy.AUTO, TestScenario.SERVER);
+        assertEquals(JitCompilerThreads.canRaiseBack(), server.lowers(), server.reason());
+        if (server.lowers())
+        {
+            assertTrue(server.reason().startsWith("IDLE while LoadGen's test runs (auto: Server is latency-bound; "),
+                server.reason());
+        }
+        final JitThreads singleStream = JitThreads.resolveUnderOfficialLoadGen(JitThreadPolicy.AUTO,
+            TestScenario.SINGLE_STREAM);
+        assertFalse(singleStream.lowers());
+        assertTrue(singleStream.reason().startsWith("NORMAL (auto: under the official LoadGen, SingleStream's "),
+            singleStream.reason());
+        final JitThreads idle = JitThreads.resolveUnderOfficialLoadGen(JitThreadPolicy.IDLE,
+            TestScenario.SINGLE_STREAM);
         assertTrue(idle.lowers());
         assertTrue(idle.reason().startsWith("IDLE while LoadGen's test runs (set explicitly; "), idle.reason());
         assertEquals("NORMAL (set explicitly)",

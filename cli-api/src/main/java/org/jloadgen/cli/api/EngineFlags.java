@@ -44,7 +44,7 @@ public final class EngineFlags
         description = "The JVM's JIT compiler threads while a measured series runs: ${COMPLETION-CANDIDATES} "
             + "(default: ${DEFAULT-VALUE}: IDLE - SCHED_IDLE, so that a compilation never holds a CPU a measured "
             + "thread wakes on - for Server, SingleStream and MultiStream where the process may put them back "
-            + "after the series, else NORMAL; NORMAL under --engine official unless IDLE is asked; the detail log "
+            + "after the series, else NORMAL; under --engine official for Server only; the detail log "
             + "says which and why).")
     public JitThreadPolicy jitThreads;
 
