@@ -14,6 +14,7 @@ import org.jloadgen.record.EngineResponseSink;
 import org.jloadgen.record.IssueTimes;
 import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.schedule.Trace;
+import org.jloadgen.schedule.TraceFill;
 
 /**
  * Issues one series (spec §3.3; {@code loadgen/issue_query_controller.cc}, {@code IssueQueriesInternal}) on the
@@ -281,6 +282,9 @@ public final class IssueLoop
         final TraceQuerySamples samples = series.samples;
         final SystemUnderTest sut = series.sut;
         final EngineResponseSink sink = series.sink;
+        // A trace still generating while the series runs is read up to what its filling thread has published.
+        final TraceFill fill = trace.fill();
+        long generatedQ = fill == null ? Long.MAX_VALUE : fill.awaitQueries(0, 1);
         long q = 0;
         while (q < queryCount)
         {
@@ -295,6 +299,10 @@ public final class IssueLoop
                 return;
             }
             final int count = groupsQueries ? policy.queriesDue(series, q, nowNs) : 1;
+            if (q + count > generatedQ)
+            {
+                generatedQ = fill.awaitQueries(q, q + count);
+            }
             final long relativeNs = nowNs - startNs;
             if (recordsIssue)
             {

@@ -36,6 +36,44 @@ public final class Mt19937
         this(DEFAULT_SEED);
     }
 
+    private Mt19937(final Mt19937 other)
+    {
+        System.arraycopy(other.state, 0, state, 0, N);
+        index = other.index;
+    }
+
+    /**
+     * @return a generator in this one's state, which then draws the same outputs as this one independently of it.
+     */
+    public Mt19937 copy()
+    {
+        return new Mt19937(this);
+    }
+
+    /**
+     * {@code std::mt19937::discard}: skips outputs without tempering them.
+     *
+     * @param outputs number of outputs to skip, at least 0.
+     */
+    public void discard(final long outputs)
+    {
+        if (outputs < 0)
+        {
+            throw new IllegalArgumentException("cannot discard " + outputs + " outputs");
+        }
+        long left = outputs;
+        while (left > 0)
+        {
+            if (index >= N)
+            {
+                twist();
+            }
+            final int step = (int)Math.min(left, N - index);
+            index += step;
+            left -= step;
+        }
+    }
+
     /**
      * Re-seeds the generator.
      *

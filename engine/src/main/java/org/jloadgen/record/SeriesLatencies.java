@@ -61,7 +61,8 @@ public final class SeriesLatencies
         final CompletionErrors errors)
     {
         final long issued = samplesIssued;
-        final long generated = trace.sampleCount();
+        // A trace generated while its series ran has slots only for the queries generated before it stopped.
+        final long generated = recorder.recordedSamples();
         final int spq = trace.samplesPerQuery();
         final MemorySegment slots = recorder.completionSlots();
         final long responseIdBase = trace.firstSampleId() + 1;

@@ -13,6 +13,7 @@ import org.jloadgen.memory.OffHeapAllocator;
 import org.jloadgen.memory.OffHeapRegion;
 import org.jloadgen.record.CompletionErrors.Kind;
 import org.jloadgen.schedule.Trace;
+import org.jloadgen.schedule.TraceFill;
 
 /**
  * The completion side of one series: one slot per generated sample that the completing thread fills with its
@@ -51,6 +52,8 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private final CompletionErrors errors;
     private final AccuracyLogCollector accuracyLog;
     private final boolean logsAnySample;
+    /** The generation still running while the series runs, or {@code null} for a complete trace. */
+    private final TraceFill fill;
     private final Recorder histogram;
     private final long histogramMaxNs;
     /** When each query was issued: the issue thread writes it, the histogram and the results read it. */
@@ -93,20 +96,65 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         this.errors = errors;
         this.accuracyLog = accuracyLog;
         this.logsAnySample = accuracyLog != null && trace.logsAnySample();
+        this.fill = trace.fill();
         this.histogram = histogram;
         this.histogramMaxNs = histogram == null ? 0 : histogram.getIntervalHistogram().getHighestTrackableValue();
-        this.completionsRegion = allocator.allocate(sampleCount << 3);
+        this.completionsRegion = perSample(allocator, sampleCount << 3);
         this.completions = completionsRegion.segment();
         this.issueTimes = new IssueTimes(trace, trackIssue, allocator);
-        this.firstTokensRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
+        this.firstTokensRegion = tokenMode ? perSample(allocator, sampleCount << 3) : null;
         this.firstTokens = firstTokensRegion == null ? null : firstTokensRegion.segment();
-        this.tokenCountsRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
+        this.tokenCountsRegion = tokenMode ? perSample(allocator, sampleCount << 3) : null;
         this.tokenCounts = tokenCountsRegion == null ? null : tokenCountsRegion.segment();
         this.misdirected = new RetiredTarget(errors, 0, 0, firstSampleId);
         this.strays = misdirected;
     }
 
 
+
+    /**
+     * Per-sample slots: faulted in now, or, while the trace is still generating, by its filling thread ahead of the
+     * queries it publishes.
+     */
+    private OffHeapRegion perSample(final OffHeapAllocator allocator, final long bytes)
+    {
+        if (fill == null)
+        {
+            return allocator.allocate(bytes);
+        }
+        final OffHeapRegion region = allocator.allocateUntouched(bytes);
+        fill.faultInAhead(region.segment(), (long)samplesPerQuery << 3);
+        return region;
+    }
+
+    /**
+     * @return the samples whose slots exist: all of the series', or, while its trace is still generating, those of
+     *         the queries generated so far (an id past them is a stray: it was never issued, and its slot's page may
+     *         not be faulted in).
+     */
+    private long validSamples()
+    {
+        return fill == null ? sampleCount : fill.readyQueries() * samplesPerQuery;
+    }
+
+    /**
+     * @return whether any completed sample may go to the accuracy log: fixed for a complete trace; for one still
+     *         generating, it turns true when the filling thread first selects one.
+     */
+    private boolean logsAnySample()
+    {
+        // The trace first: a warm-up's recorder has no accuracy log, and its branch would be a trap in the test.
+        return fill == null ? logsAnySample : trace.logsAnySample() && accuracyLog != null;
+    }
+
+    /**
+     * @return samples whose slots hold what the series recorded: all of them, or those of the queries generated
+     *         before the trace's filling thread stopped.
+     */
+    public long recordedSamples()
+    {
+        return validSamples();
+    }
 
     /**
      * The target to put in place of this recorder when the engine stopped waiting before all its samples completed
@@ -179,7 +227,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private boolean owns(final long responseId)
     {
         final long sample = responseId - 1 - firstSampleId;
-        return sample >= 0 && sample < sampleCount;
+        return sample >= 0 && sample < validSamples();
     }
 
     /**
@@ -291,7 +339,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             {
                 histogram.recordValue(histogramLatencyNs(sample, nowNs));
             }
-            if (logsAnySample && trace.accuracyLogged(sample))
+            if (logsAnySample() && trace.accuracyLogged(sample))
             {
                 logPayload(sample, responseId, dataAddress, dataBytes, tokenCount);
             }
@@ -321,7 +369,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             {
                 histogram.recordValue(histogramLatencyNs(sample, nowNs));
             }
-            if (logsAnySample && trace.accuracyLogged(sample))
+            if (logsAnySample() && trace.accuracyLogged(sample))
             {
                 accuracyLog.response(firstSampleId + sample, trace.sampleIndex(sample), data, offset, length,
                     tokenCount);
@@ -346,7 +394,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         final MemorySegment entries = responses.segment();
         // Offline samples all share the scheduled time, so a batch is one histogram entry with a count.
         final boolean offline = scenario == TestScenario.OFFLINE;
-        final boolean simple = !tokenMode && !logsAnySample && (histogram == null || offline);
+        final boolean simple = !tokenMode && !logsAnySample() && (histogram == null || offline);
         long newlyCompleted = 0;
         if (simple)
         {
@@ -354,7 +402,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             final long stamp = nowNs - originNs + 1;
             final MemorySegment slots = completions;
             final long first = firstSampleId + 1;
-            final long n = sampleCount;
+            final long n = validSamples();
             for (int i = 0; i < count; i++)
             {
                 final long responseId =
@@ -402,7 +450,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
                         }
                         runCount++;
                     }
-                    if (logsAnySample && trace.accuracyLogged(sample))
+                    if (logsAnySample() && trace.accuracyLogged(sample))
                     {
                         if (callback != null)
                         {
@@ -441,7 +489,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     public void failSample(final long responseId, final long nowNs)
     {
         final long sample = responseId - 1 - firstSampleId;
-        if (sample < 0 || sample >= sampleCount)
+        if (sample < 0 || sample >= validSamples())
         {
             strays.failSample(responseId, nowNs);
             return;
@@ -490,7 +538,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             return;
         }
         firstTokens.set(ValueLayout.JAVA_LONG, offset, nowNs - originNs + 1);
-        if (logsAnySample && needsFirstToken && trace.accuracyLogged(sample))
+        if (logsAnySample() && needsFirstToken && trace.accuracyLogged(sample))
         {
             accuracyLog.firstToken(firstSampleId + sample, dataAddress, dataBytes);
         }
@@ -502,7 +550,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private long slot(final long responseId, final long nowNs, final long tokenCount)
     {
         final long sample = responseId - 1 - firstSampleId;
-        if (sample < 0 || sample >= sampleCount)
+        if (sample < 0 || sample >= validSamples())
         {
             stray(responseId, nowNs, tokenCount);
             return -1;

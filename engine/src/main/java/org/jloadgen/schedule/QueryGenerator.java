@@ -19,6 +19,11 @@ import org.jloadgen.random.StdRandom;
 public final class QueryGenerator
 {
     private static final long NS_PER_MS = 1_000_000L;
+    /**
+     * The shortest trace generated while its series runs: below it, up-front generation costs under 0.15 s
+     * (about 30 ns a query with its accuracy-log draw, benchmarks/README.md).
+     */
+    public static final long MIN_STREAMED_QUERIES = 1L << 22;
 
     private QueryGenerator()
     {
@@ -55,6 +60,98 @@ public final class QueryGenerator
         final AccuracyLogSelection selection,
         final OffHeapAllocator allocator)
     {
+        return generate(settings, set, seriesMode, sequence, selection, allocator, false);
+    }
+
+    /**
+     * Generates the queries of one series, or, for a long SingleStream or MultiStream performance series when
+     * {@code streamed}, its first {@link TraceFill#HEAD_START_QUERIES} and a {@link Trace#fill()} that draws the
+     * rest while the series runs, the same values in the same order.
+     *
+     * @param settings   effective settings.
+     * @param set        the loaded set.
+     * @param seriesMode {@link TestMode#ACCURACY_ONLY} or {@link TestMode#PERFORMANCE_ONLY}.
+     * @param sequence   the test's sequence ids and accuracy-log generator; advanced by this series.
+     * @param selection  accuracy-log selection for performance mode (ignored in accuracy mode: all logged).
+     * @param allocator  where the trace's memory comes from.
+     * @param streamed   whether a trace of at least {@link #MIN_STREAMED_QUERIES} queries may be generated while
+     *                   its series runs; its filling thread is then the caller's to start ({@link TraceFill#run}).
+     * @return the trace; the caller closes it.
+     */
+    public static Trace generate(
+        final EffectiveSettings settings,
+        final LoadableSet set,
+        final TestMode seriesMode,
+        final SequenceGen sequence,
+        final AccuracyLogSelection selection,
+        final OffHeapAllocator allocator,
+        final boolean streamed)
+    {
+        return generate(settings, set, seriesMode, sequence, selection, allocator, streamed ? MIN_STREAMED_QUERIES
+            : Long.MAX_VALUE);
+    }
+
+    /**
+     * Whether {@link #generate(EffectiveSettings, LoadableSet, TestMode, SequenceGen, AccuracyLogSelection,
+     * OffHeapAllocator, boolean) generate(..., true)} generates a series' trace while the series runs, so that the
+     * engine's warm-up can issue a trace of the same shape (its issue and completion code has a branch for it).
+     *
+     * @param settings   effective settings.
+     * @param seriesMode the series' mode.
+     * @return whether its trace is streamed.
+     */
+    public static boolean streams(final EffectiveSettings settings, final TestMode seriesMode)
+    {
+        if (seriesMode != TestMode.PERFORMANCE_ONLY || settings.performanceIssueUnique
+            || settings.sampleConcatenatePermutation || settings.samplesPerQuery <= 0
+            || settings.scenario != TestScenario.SINGLE_STREAM && settings.scenario != TestScenario.MULTI_STREAM)
+        {
+            return false;
+        }
+        final long periodNs = (long)((1.0 / settings.targetQps) * 1e9);
+        return streamedQueryCount(2 * settings.targetDurationMs * NS_PER_MS, periodNs, settings.minQueryCount)
+            >= MIN_STREAMED_QUERIES;
+    }
+
+    /**
+     * LoadGen's query count for a constant period: its loop ends at the first count k with
+     * {@code (k - 1) * period >= gen_duration} and {@code k >= min_queries}; -1 when not computable.
+     */
+    private static long streamedQueryCount(final long genDurationNs, final long periodNs, final long minQueries)
+    {
+        if (periodNs <= 0 || genDurationNs < 0 || minQueries < 0)
+        {
+            return -1;
+        }
+        final long scheduleQueries = genDurationNs == 0 ? 0 : (genDurationNs + periodNs - 1) / periodNs + 1;
+        final long queries = Math.max(scheduleQueries, minQueries);
+        return queries <= Long.MAX_VALUE / periodNs ? queries : -1;
+    }
+
+    /**
+     * {@link #generate(EffectiveSettings, LoadableSet, TestMode, SequenceGen, AccuracyLogSelection, OffHeapAllocator,
+     * boolean)} with the least number of queries a streamed trace has: the engine's warm-up streams its short traces
+     * when the test's is ({@link #streams}), all of it in the head start.
+     *
+     * @param settings   effective settings.
+     * @param set        the loaded set.
+     * @param seriesMode the series' mode.
+     * @param sequence   the test's sequence ids and accuracy-log generator.
+     * @param selection  accuracy-log selection.
+     * @param allocator  where the trace's memory comes from.
+     * @param minStreamedQueries the least queries of a streamed trace; {@code Long.MAX_VALUE} for none.
+     * @return the trace; the caller closes it.
+     */
+    public static Trace generate(
+        final EffectiveSettings settings,
+        final LoadableSet set,
+        final TestMode seriesMode,
+        final SequenceGen sequence,
+        final AccuracyLogSelection selection,
+        final OffHeapAllocator allocator,
+        final long minStreamedQueries)
+    {
+        final boolean streamed = minStreamedQueries != Long.MAX_VALUE;
         if (seriesMode != TestMode.ACCURACY_ONLY && seriesMode != TestMode.PERFORMANCE_ONLY)
         {
             throw new IllegalArgumentException("a series is generated in AccuracyOnly or PerformanceOnly mode");
@@ -136,6 +233,17 @@ public final class QueryGenerator
         }
 
         final int positionBytes = Trace.positionBytes(loadedSize);
+        if (streamed && !accuracy && (scenario == TestScenario.SINGLE_STREAM || multiStream) && !equalIssueMode
+            && !unique)
+        {
+            // The count and the schedule's end (count * period) are known before any draw.
+            final long queries = streamedQueryCount(genDurationNs, periodNs, minQueries);
+            if (queries > 0 && queries >= minStreamedQueries)
+            {
+                return streamed(scenario, set, samplesPerQuery, queries, periodNs, same ? sameIndex : -1,
+                    sampleRng, sequence, selection, allocator);
+            }
+        }
         try (GrowableOffHeapArray positions = new GrowableOffHeapArray(allocator, positionBytes,
                 Math.min(capacityQueries * perQueryPositions, Integer.MAX_VALUE));
             GrowableOffHeapArray offsets = server ? new GrowableOffHeapArray(allocator, 8, capacityQueries) : null;
@@ -300,6 +408,52 @@ public final class QueryGenerator
             return new Trace(scenario, seriesMode, set, samplesPerQuery, queries, firstQueryId, firstSampleId,
                 periodNs, timestampNs, accuracy, positions.detach(), offsets != null ? offsets.detach() : null,
                 bitsRegion, null);
+        }
+    }
+
+    private static Trace streamed(
+        final TestScenario scenario,
+        final LoadableSet set,
+        final int samplesPerQuery,
+        final long queries,
+        final long periodNs,
+        final int sameIndex,
+        final Mt19937 sampleRng,
+        final SequenceGen sequence,
+        final AccuracyLogSelection selection,
+        final OffHeapAllocator allocator)
+    {
+        final boolean multiStream = scenario == TestScenario.MULTI_STREAM;
+        final int positionBytes = Trace.positionBytes(set.size());
+        final long samples = queries * samplesPerQuery;
+        final long firstQueryId = sequence.nextQueryId();
+        final long firstSampleId = sequence.nextSampleId();
+        final Mt19937 accuracyLogRng = sequence.handOutAccuracyLogValues(samples);
+        sequence.advance(queries, samples);
+        OffHeapRegion positions = null;
+        OffHeapRegion bits = null;
+        try
+        {
+            positions = allocator.allocateUntouched((multiStream ? queries : samples) * positionBytes);
+            bits = allocator.allocateUntouched(((samples >>> 6) + 1) << 3);
+            final TraceFill fill = new TraceFill(queries, samplesPerQuery, multiStream, set.sampleDistributionEnd(),
+                sameIndex, positions.segment(), positionBytes, bits.segment(), selection.offset(),
+                selection.probability(), sampleRng, accuracyLogRng);
+            fill.generateHeadStart();
+            return new Trace(scenario, TestMode.PERFORMANCE_ONLY, set, samplesPerQuery, queries, firstQueryId,
+                firstSampleId, periodNs, queries * periodNs, false, positions, null, bits, null, fill);
+        }
+        catch (final RuntimeException | Error e)
+        {
+            if (bits != null)
+            {
+                bits.close();
+            }
+            if (positions != null)
+            {
+                positions.close();
+            }
+            throw e;
         }
     }
 

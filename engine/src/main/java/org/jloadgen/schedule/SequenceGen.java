@@ -13,6 +13,8 @@ public final class SequenceGen
     private final Mt19937 accuracyLogRng = new Mt19937();
     private long nextQueryId;
     private long nextSampleId;
+    /** Outputs handed to a streamed trace's own copy of the generator, skipped here before its next draw. */
+    private long skippedOutputs;
 
     /**
      * @return the id of the next generated query.
@@ -47,6 +49,32 @@ public final class SequenceGen
      */
     double nextAccuracyLogValue()
     {
+        skipHandedOut();
         return StdRandom.uniformReal01(accuracyLogRng);
+    }
+
+    /**
+     * Hands the next {@code samples} accuracy-log values to a trace generated while its series runs: it gets a copy
+     * of the generator in its current state, and this one skips those values (two outputs each: libstdc++'s
+     * {@code generate_canonical<double, 53>} over a 32-bit engine) before its next draw, only if there is one.
+     *
+     * @param samples values handed out.
+     * @return a generator that draws them.
+     */
+    Mt19937 handOutAccuracyLogValues(final long samples)
+    {
+        skipHandedOut();
+        final Mt19937 copy = accuracyLogRng.copy();
+        skippedOutputs = 2 * samples;
+        return copy;
+    }
+
+    private void skipHandedOut()
+    {
+        if (skippedOutputs > 0)
+        {
+            accuracyLogRng.discard(skippedOutputs);
+            skippedOutputs = 0;
+        }
     }
 }

@@ -16,7 +16,9 @@ import org.jloadgen.memory.OffHeapRegion;
  * per sample selected for the accuracy log. Every query of a series has the same number of samples, so sample {@code s}
  * belongs to query {@code s / samplesPerQuery}.
  * <p>
- * Immutable once generated; read by the issue thread and (for accuracy-log selection) by completing threads.
+ * Immutable once generated; read by the issue thread and (for accuracy-log selection) by completing threads. A long
+ * SingleStream or MultiStream trace may still be generating while its series runs ({@link #fill()}): its queries
+ * from {@link #readyQueries()} on are not written yet.
  */
 public final class Trace implements AutoCloseable
 {
@@ -39,6 +41,7 @@ public final class Trace implements AutoCloseable
     private final MemorySegment offsets;
     private final MemorySegment accuracyBits;
     private final boolean shortPositions;
+    private final TraceFill fill;
 
     Trace(
         final TestScenario scenario,
@@ -56,6 +59,28 @@ public final class Trace implements AutoCloseable
         final OffHeapRegion accuracyBitsRegion,
         final OffHeapRegion continuationRegion)
     {
+        this(scenario, mode, loadableSet, samplesPerQuery, queryCount, firstQueryId, firstSampleId, periodNs,
+            durationNs, logAllSamples, positionsRegion, offsetsRegion, accuracyBitsRegion, continuationRegion, null);
+    }
+
+    Trace(
+        final TestScenario scenario,
+        final TestMode mode,
+        final LoadableSet loadableSet,
+        final int samplesPerQuery,
+        final long queryCount,
+        final long firstQueryId,
+        final long firstSampleId,
+        final long periodNs,
+        final long durationNs,
+        final boolean logAllSamples,
+        final OffHeapRegion positionsRegion,
+        final OffHeapRegion offsetsRegion,
+        final OffHeapRegion accuracyBitsRegion,
+        final OffHeapRegion continuationRegion,
+        final TraceFill fill)
+    {
+        this.fill = fill;
         this.scenario = scenario;
         this.mode = mode;
         this.loadableSet = loadableSet;
@@ -128,6 +153,22 @@ public final class Trace implements AutoCloseable
     {
         return shortPositions ? Short.toUnsignedInt(positions.get(ValueLayout.JAVA_SHORT, index << 1))
             : positions.get(ValueLayout.JAVA_INT, index << 2);
+    }
+
+    /**
+     * @return the generation still to run while the series runs, or {@code null} when the trace is complete.
+     */
+    public TraceFill fill()
+    {
+        return fill;
+    }
+
+    /**
+     * @return queries generated so far: all of them unless the trace is still {@linkplain #fill() generating}.
+     */
+    public long readyQueries()
+    {
+        return fill == null ? queryCount : fill.readyQueries();
     }
 
     /**
@@ -278,7 +319,7 @@ public final class Trace implements AutoCloseable
      */
     public boolean logsAnySample()
     {
-        return logAllSamples || accuracyBits != null;
+        return logAllSamples || accuracyBits != null && (fill == null || fill.anySelected());
     }
 
     /**
@@ -312,6 +353,11 @@ public final class Trace implements AutoCloseable
     @Override
     public void close()
     {
+        if (fill != null)
+        {
+            // Its thread writes into the regions freed below.
+            fill.stopAndAwait();
+        }
         positionsRegion.close();
         if (offsetsRegion != null)
         {
