@@ -1,6 +1,8 @@
 package org.jloadgen.engine;
 
 import java.util.Objects;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.LockSupport;
 
 import org.HdrHistogram.Recorder;
@@ -27,6 +29,7 @@ import org.jloadgen.record.IssueLatenessLog;
 import org.jloadgen.record.SeriesLatencies;
 import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.results.AccuracyLogSampling;
+import org.jloadgen.results.EarlyStopping;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.results.SeriesEnd;
 import org.jloadgen.schedule.LoadableSet;
@@ -273,6 +276,10 @@ final class SeriesRunner
                     files.traceWriter().series(trace, recorder, outcome);
                 }
 
+                // Early stopping's discard counts depend on the queries issued only: searched on another thread
+                // while this one collects and sorts the latencies (0.9 s each after a 10 s SingleStream run).
+                final FutureTask<EarlyStopping.Discards> discards = performance && !settings.useTokenLatencies
+                    ? discardsAhead(settings, outcome.queriesIssued()) : null;
                 final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
                     outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
                     outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors);
@@ -304,7 +311,51 @@ final class SeriesRunner
                 final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
                     outcome.stoppedBecause(), collected.failedSamples());
                 return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end,
-                    replayed));
+                    replayed, discards == null ? null : await(discards)));
+            }
+        }
+    }
+
+    private static FutureTask<EarlyStopping.Discards> discardsAhead(final EffectiveSettings settings,
+        final long queriesIssued)
+    {
+        if (settings.scenario != TestScenario.SINGLE_STREAM && settings.scenario != TestScenario.MULTI_STREAM)
+        {
+            return null;
+        }
+        final FutureTask<EarlyStopping.Discards> task = new FutureTask<>(() ->
+            EarlyStopping.discards(settings.scenario, settings.targetLatencyPercentile, queriesIssued));
+        Thread.ofPlatform().daemon().name("jloadgen-early-stopping").start(task);
+        return task;
+    }
+
+    private static EarlyStopping.Discards await(final FutureTask<EarlyStopping.Discards> task)
+    {
+        boolean interrupted = false;
+        try
+        {
+            while (true)
+            {
+                try
+                {
+                    return task.get();
+                }
+                catch (final InterruptedException ex)
+                {
+                    interrupted = true;
+                }
+                catch (final ExecutionException ex)
+                {
+                    throw new IllegalStateException("early stopping's search failed: " + ex.getCause(),
+                        ex.getCause());
+                }
+            }
+        }
+        finally
+        {
+            if (interrupted)
+            {
+                Thread.currentThread().interrupt();
             }
         }
     }

@@ -150,6 +150,57 @@ public final class EarlyStopping
     }
 
     /**
+     * What SingleStream's and MultiStream's early stopping spend their time on: LoadGen's search for the number of
+     * latencies to discard, a loop of one {@link MinPassingQueriesFinder} call per discarded query (8M calls, about
+     * 0.9 s, after a VALID 10 s null-SUT SingleStream run). It depends on the percentile and the queries issued
+     * only, not on the latencies, so the engine runs it on another thread while the latencies are collected and
+     * sorted. Each percentile's finder sees the calls LoadGen's does, in LoadGen's order (the finder's caches are
+     * per percentile), so the counts are LoadGen's.
+     *
+     * @param percentile        the target percentile.
+     * @param queriesIssued     queries issued.
+     * @param minQueries        {@code h_min}: the finder's answer for t = 1 at the percentile.
+     * @param discardedPlusOne  LoadGen's {@code t} at the percentile (0 where it is not searched).
+     * @param minQueries99      SingleStream: {@code h_min} at the 99th percentile, else 0.
+     * @param discardedPlusOne99 SingleStream: {@code t} at the 99th percentile (0 where it is not searched).
+     */
+    public record Discards(double percentile, long queriesIssued, long minQueries, long discardedPlusOne,
+        long minQueries99, long discardedPlusOne99)
+    {
+        boolean appliesTo(final double p, final long q)
+        {
+            return percentile == p && queriesIssued == q;
+        }
+    }
+
+    /**
+     * Computes the discard counts of {@link #evaluate} ahead of it.
+     *
+     * @param scenario      SingleStream or MultiStream (anything else: {@code null}, nothing to search).
+     * @param percentile    the target percentile.
+     * @param queriesIssued queries issued.
+     * @return the counts, or {@code null}.
+     */
+    public static Discards discards(final TestScenario scenario, final double percentile, final long queriesIssued)
+    {
+        if (scenario != TestScenario.SINGLE_STREAM && scenario != TestScenario.MULTI_STREAM)
+        {
+            return null;
+        }
+        final MinPassingQueriesFinder finder = MinPassingQueriesFinder.create();
+        final long hMin = finder.find(1, percentile, TOLERANCE, CONFIDENCE);
+        final long t = queriesIssued < hMin + 1 ? 0 : discardedPlusOne(finder, percentile, queriesIssued);
+        if (scenario == TestScenario.MULTI_STREAM)
+        {
+            return new Discards(percentile, queriesIssued, hMin, t, 0, 0);
+        }
+        final long hMin99 = finder.find(1, SINGLE_STREAM_SECOND_PERCENTILE, TOLERANCE, CONFIDENCE);
+        final long t99 = queriesIssued < hMin99 + 1 ? 0
+            : discardedPlusOne(finder, SINGLE_STREAM_SECOND_PERCENTILE, queriesIssued);
+        return new Discards(percentile, queriesIssued, hMin, t, hMin99, t99);
+    }
+
+    /**
      * LoadGen's {@code PerformanceSummary::EarlyStopping} for one latency array. The two estimates are inputs as
      * well as outputs because LoadGen keeps them as fields that a second evaluation (token mode: TPOT, then TTFT)
      * only overwrites when it computes them.
@@ -174,13 +225,44 @@ public final class EarlyStopping
         final long previousLatencySs,
         final long previousLatencyMs)
     {
+        return evaluate(scenario, percentile, queriesIssued, latencies, queryLatencies, targetLatencyNs,
+            previousLatencySs, previousLatencyMs, null);
+    }
+
+    /**
+     * {@link #evaluate(TestScenario, double, long, SortedLatencies, SortedLatencies, long, long, long)} with the
+     * discard counts computed ahead ({@link #discards}); counts for another percentile or query count are ignored.
+     *
+     * @param scenario          scenario.
+     * @param percentile        target latency percentile.
+     * @param queriesIssued     queries issued.
+     * @param latencies         sorted latencies.
+     * @param queryLatencies    sorted per-query latencies (MultiStream), else empty.
+     * @param targetLatencyNs   latency bound (Server).
+     * @param previousLatencySs {@code early_stopping_latency_ss} before this call.
+     * @param previousLatencyMs {@code early_stopping_latency_ms} before this call.
+     * @param discards          the counts, or {@code null}.
+     * @return the outcome.
+     */
+    public static Result evaluate(
+        final TestScenario scenario,
+        final double percentile,
+        final long queriesIssued,
+        final SortedLatencies latencies,
+        final SortedLatencies queryLatencies,
+        final long targetLatencyNs,
+        final long previousLatencySs,
+        final long previousLatencyMs,
+        final Discards discards)
+    {
         final MinPassingQueriesFinder finder = MinPassingQueriesFinder.create();
+        final Discards known = discards != null && discards.appliesTo(percentile, queriesIssued) ? discards : null;
         return switch (scenario)
         {
             case SINGLE_STREAM -> singleStream(
-                finder, percentile, queriesIssued, latencies, previousLatencySs, previousLatencyMs);
+                finder, percentile, queriesIssued, latencies, previousLatencySs, previousLatencyMs, known);
             case MULTI_STREAM -> multiStream(finder, percentile, queriesIssued, queryLatencies, previousLatencySs,
-                previousLatencyMs);
+                previousLatencyMs, known);
             case SERVER -> server(finder, percentile, queriesIssued, latencies, targetLatencyNs,
                 previousLatencySs, previousLatencyMs);
             case OFFLINE -> new Result(true, "", previousLatencySs, previousLatencyMs);
@@ -193,14 +275,15 @@ public final class EarlyStopping
         final long queriesIssued,
         final SortedLatencies latencies,
         final long previousLatencySs,
-        final long previousLatencyMs)
+        final long previousLatencyMs,
+        final Discards known)
     {
-        final long hMin = finder.find(1, percentile, TOLERANCE, CONFIDENCE);
+        final long hMin = known != null ? known.minQueries() : finder.find(1, percentile, TOLERANCE, CONFIDENCE);
         if (queriesIssued < hMin + 1)
         {
             return new Result(false, notEnoughQueries(queriesIssued, hMin), previousLatencySs, previousLatencyMs);
         }
-        final long t = discardedPlusOne(finder, percentile, queriesIssued);
+        final long t = known != null ? known.discardedPlusOne() : discardedPlusOne(finder, percentile, queriesIssued);
         final long estimate = at(latencies, queriesIssued - t);
         final StringBuilder reco = new StringBuilder(256)
             .append(" * Processed at least ").append(hMin + 1).append(" queries (").append(queriesIssued).append(").\n")
@@ -209,7 +292,8 @@ public final class EarlyStopping
             .append("th percentile estimate: ").append(estimate);
 
         long latencyMs = previousLatencyMs;
-        final long hMin99 = finder.find(1, SINGLE_STREAM_SECOND_PERCENTILE, TOLERANCE, CONFIDENCE);
+        final long hMin99 = known != null ? known.minQueries99()
+            : finder.find(1, SINGLE_STREAM_SECOND_PERCENTILE, TOLERANCE, CONFIDENCE);
         if (queriesIssued < hMin99 + 1)
         {
             reco.append("\n * Not enough queries processed for ")
@@ -219,7 +303,8 @@ public final class EarlyStopping
         }
         else
         {
-            final long t99 = discardedPlusOne(finder, SINGLE_STREAM_SECOND_PERCENTILE, queriesIssued);
+            final long t99 = known != null ? known.discardedPlusOne99()
+                : discardedPlusOne(finder, SINGLE_STREAM_SECOND_PERCENTILE, queriesIssued);
             latencyMs = at(latencies, queriesIssued - t99);
             reco.append("\n * Early stopping ").append(CFormat.fixed(SINGLE_STREAM_SECOND_PERCENTILE * 100, 1))
                 .append("th percentile estimate: ").append(latencyMs);
@@ -233,14 +318,15 @@ public final class EarlyStopping
         final long queriesIssued,
         final SortedLatencies queryLatencies,
         final long previousLatencySs,
-        final long previousLatencyMs)
+        final long previousLatencyMs,
+        final Discards known)
     {
-        final long hMin = finder.find(1, percentile, TOLERANCE, CONFIDENCE);
+        final long hMin = known != null ? known.minQueries() : finder.find(1, percentile, TOLERANCE, CONFIDENCE);
         if (queriesIssued < hMin + 1)
         {
             return new Result(false, notEnoughQueries(queriesIssued, hMin), previousLatencySs, previousLatencyMs);
         }
-        final long t = discardedPlusOne(finder, percentile, queriesIssued);
+        final long t = known != null ? known.discardedPlusOne() : discardedPlusOne(finder, percentile, queriesIssued);
         final long estimate = at(queryLatencies, queriesIssued - t);
         final String reco = " * Processed at least " + (hMin + 1) + " queries (" + queriesIssued + ").\n"
             + " * Would discard " + (t - 1) + " highest latency queries.\n"

@@ -126,6 +126,22 @@ public final class PerformanceSummary
     public PerformanceSummary(final String sutName, final EffectiveSettings settings, final PerformanceResult result,
         final SeriesEnd end, final boolean replay)
     {
+        this(sutName, settings, result, end, replay, null);
+    }
+
+    /**
+     * Computes the summary, with early stopping's discard counts computed ahead ({@link EarlyStopping#discards}).
+     *
+     * @param sutName  {@code sut.Name()}.
+     * @param settings the effective settings of the series.
+     * @param result   what the series measured.
+     * @param end      how the series ended.
+     * @param replay   whether the series replayed a trace.
+     * @param discards the counts for the series' percentile and queries issued, or {@code null}.
+     */
+    public PerformanceSummary(final String sutName, final EffectiveSettings settings, final PerformanceResult result,
+        final SeriesEnd end, final boolean replay, final EarlyStopping.Discards discards)
+    {
         this.sutName = sutName;
         this.settings = settings;
         this.result = result;
@@ -233,7 +249,7 @@ public final class PerformanceSummary
         if (!settings.useTokenLatencies)
         {
             final EarlyStopping.Result es = EarlyStopping.evaluate(scenario, settings.targetLatencyPercentile,
-                result.queriesIssued(), samples, queries, settings.targetLatencyNs, 0, 0);
+                result.queriesIssued(), samples, queries, settings.targetLatencyNs, 0, 0, discards);
             earlyStoppingMet = es.met();
             earlyStoppingRecommendation = es.recommendation();
             earlyStoppingTpotRecommendation = "";
