@@ -34,7 +34,7 @@ final class OfficialRun
     private static final List<String> JLOADGEN_ENGINE_OPTIONS = List.of("--server-wait", "--hybrid-spin-ns",
         "--completion-wait", "--no-latency-histogram", "--no-issue-lateness", "--jfr", "--latency-interval-ms",
         "--issue-cpu", "--pin-memory", "--huge-pages", "--numa-node", "--startup-ms", "--warmup-ms",
-        "--abort-grace-ms", "--trace", "--trace-speed");
+        "--abort-grace-ms", "--trace", "--trace-speed", "--generate-ahead");
 
     private final RunCommand run;
     private final PrintStream stdout;

@@ -30,6 +30,7 @@ public final class EngineOptions
     private CompletionWaitStrategy completionWait = CompletionWaitStrategy.AUTO;
     private long parkSpinNs = PARK_SPIN_NS_DEFAULT;
     private JitThreadPolicy jitThreads = JitThreadPolicy.AUTO;
+    private boolean generateAhead;
     private CpuBudget cpuBudget = CpuBudget.process();
     private long completionTimeoutMs = COMPLETION_TIMEOUT_MS_DEFAULT;
     private long abortGraceMs = ABORT_GRACE_MS_DEFAULT;
@@ -59,6 +60,7 @@ public final class EngineOptions
         c.completionWait = completionWait;
         c.parkSpinNs = parkSpinNs;
         c.jitThreads = jitThreads;
+        c.generateAhead = generateAhead;
         c.cpuBudget = cpuBudget;
         c.completionTimeoutMs = completionTimeoutMs;
         c.abortGraceMs = abortGraceMs;
@@ -127,6 +129,25 @@ public final class EngineOptions
     public EngineOptions jitThreads(final JitThreadPolicy value)
     {
         this.jitThreads = value;
+        return this;
+    }
+
+    /**
+     * @return whether every trace is generated before its series' clock starts, as LoadGen does, also a SingleStream
+     *         or MultiStream trace long enough to be generated while its series runs by default.
+     */
+    public boolean generateAhead()
+    {
+        return generateAhead;
+    }
+
+    /**
+     * @param value whether every trace is generated before its series' clock starts.
+     * @return this.
+     */
+    public EngineOptions generateAhead(final boolean value)
+    {
+        this.generateAhead = value;
         return this;
     }
 

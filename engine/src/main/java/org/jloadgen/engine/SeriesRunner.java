@@ -159,7 +159,8 @@ final class SeriesRunner
         status.preparing("generating the trace");
         // A long SingleStream or MultiStream performance trace is generated while its series runs (TraceFill).
         return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
-            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator(), performance),
+            new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator(),
+            performance && !options.generateAhead()),
             seriesMode, false);
     }
 

@@ -123,7 +123,8 @@ final class Warmup
         // A test whose trace is generated while it runs issues it through a branch of the issue loop and reads its
         // slots' bound from the generation: the warm-up's trace has the same shape, or the test's first query and
         // completion sprang the traps C2 left there (-Xlog:jit+compilation, uncommon trap).
-        final long minStreamedQueries = QueryGenerator.streams(test, TestMode.PERFORMANCE_ONLY) ? 0 : Long.MAX_VALUE;
+        final long minStreamedQueries = !options.generateAhead() && QueryGenerator.streams(test,
+            TestMode.PERFORMANCE_ONLY) ? 0 : Long.MAX_VALUE;
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator(), minStreamedQueries);
             SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,

@@ -53,40 +53,16 @@ public final class NativeOffHeapAllocator implements OffHeapAllocator
         }
         final NativeOffHeapAllocator mapped = new NativeOffHeapAllocator(MemoryOptions.DEFAULT);
         final int cpus = Runtime.getRuntime().availableProcessors();
-        return new OffHeapAllocator()
-        {
-            @Override
-            public OffHeapRegion allocate(final long bytes)
-            {
-                return threadsFor(bytes, cpus) > 1 ? mapped.allocate(bytes) : arena.allocate(bytes);
-            }
-
-            @Override
-            public OffHeapRegion allocateUntouched(final long bytes)
-            {
-                return threadsFor(bytes, cpus) > 1 ? mapped.allocateUntouched(bytes) : arena.allocate(bytes);
-            }
-        };
+        return bytes -> threadsFor(bytes, cpus) > 1 ? mapped.allocate(bytes) : arena.allocate(bytes);
     }
 
     @Override
     public OffHeapRegion allocate(final long bytes)
     {
-        return allocate(bytes, true);
-    }
-
-    @Override
-    public OffHeapRegion allocateUntouched(final long bytes)
-    {
-        return allocate(bytes, false);
-    }
-
-    private OffHeapRegion allocate(final long bytes, final boolean touched)
-    {
         final NativeRegion region = NativeMemory.allocate(Math.max(1, bytes), options);
         // Pinning (mlock) has faulted every page in already, and the fallback without the library is an arena the JDK
         // zero-filled; anything else is a fresh mapping of zero pages not yet touched.
-        if (touched && region.isMapped() && !region.isPinned())
+        if (region.isMapped() && !region.isPinned())
         {
             final long size = region.segment().byteSize();
             touch(region.segment(), threadsFor(size, Runtime.getRuntime().availableProcessors()));

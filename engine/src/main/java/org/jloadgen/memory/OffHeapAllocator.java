@@ -21,18 +21,6 @@ public interface OffHeapAllocator
     OffHeapRegion allocate(long bytes);
 
     /**
-     * A region whose pages need not be faulted in yet, for memory that is written ahead of its use by a thread of
-     * the caller's (a trace generated while its series runs: {@code org.jloadgen.schedule.TraceFill}).
-     *
-     * @param bytes size of the region; it reads as zeros.
-     * @return a region that owns its memory until closed; by default {@link #allocate}'s, already touched.
-     */
-    default OffHeapRegion allocateUntouched(final long bytes)
-    {
-        return allocate(bytes);
-    }
-
-    /**
      * @return an allocator over {@link Arena#ofShared()}: each region is one shared arena.
      */
     static OffHeapAllocator arena()

@@ -36,13 +36,7 @@ public final class IssueTimes implements AutoCloseable
         this.trace = trace;
         this.scenario = trace.scenario();
         final boolean issueTimed = scenario == TestScenario.SINGLE_STREAM || scenario == TestScenario.MULTI_STREAM;
-        this.scheduledRegion = !issueTimed ? null : trace.fill() == null ? allocator.allocate(trace.queryCount() << 3)
-            : allocator.allocateUntouched(trace.queryCount() << 3);
-        if (scheduledRegion != null && trace.fill() != null)
-        {
-            // Faulted in by the filling thread, ahead of the queries it generates.
-            trace.fill().faultInAhead(scheduledRegion.segment(), 8);
-        }
+        this.scheduledRegion = issueTimed ? allocator.allocate(trace.queryCount() << 3) : null;
         this.scheduled = scheduledRegion == null ? null : scheduledRegion.segment();
         this.issuedRegion = trackIssue && scenario == TestScenario.SERVER
             ? allocator.allocate(trace.queryCount() << 3) : null;

@@ -61,8 +61,7 @@ public final class SeriesLatencies
         final CompletionErrors errors)
     {
         final long issued = samplesIssued;
-        // A trace generated while its series ran has slots only for the queries generated before it stopped.
-        final long generated = recorder.recordedSamples();
+        final long generated = trace.sampleCount();
         final int spq = trace.samplesPerQuery();
         final MemorySegment slots = recorder.completionSlots();
         final long responseIdBase = trace.firstSampleId() + 1;

@@ -99,42 +99,15 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         this.fill = trace.fill();
         this.histogram = histogram;
         this.histogramMaxNs = histogram == null ? 0 : histogram.getIntervalHistogram().getHighestTrackableValue();
-        this.completionsRegion = perSample(allocator, sampleCount << 3);
+        this.completionsRegion = allocator.allocate(sampleCount << 3);
         this.completions = completionsRegion.segment();
         this.issueTimes = new IssueTimes(trace, trackIssue, allocator);
-        this.firstTokensRegion = tokenMode ? perSample(allocator, sampleCount << 3) : null;
+        this.firstTokensRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
         this.firstTokens = firstTokensRegion == null ? null : firstTokensRegion.segment();
-        this.tokenCountsRegion = tokenMode ? perSample(allocator, sampleCount << 3) : null;
+        this.tokenCountsRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
         this.tokenCounts = tokenCountsRegion == null ? null : tokenCountsRegion.segment();
         this.misdirected = new RetiredTarget(errors, 0, 0, firstSampleId);
         this.strays = misdirected;
-    }
-
-
-
-    /**
-     * Per-sample slots: faulted in now, or, while the trace is still generating, by its filling thread ahead of the
-     * queries it publishes.
-     */
-    private OffHeapRegion perSample(final OffHeapAllocator allocator, final long bytes)
-    {
-        if (fill == null)
-        {
-            return allocator.allocate(bytes);
-        }
-        final OffHeapRegion region = allocator.allocateUntouched(bytes);
-        fill.faultInAhead(region.segment(), (long)samplesPerQuery << 3);
-        return region;
-    }
-
-    /**
-     * @return the samples whose slots exist: all of the series', or, while its trace is still generating, those of
-     *         the queries generated so far (an id past them is a stray: it was never issued, and its slot's page may
-     *         not be faulted in).
-     */
-    private long validSamples()
-    {
-        return fill == null ? sampleCount : fill.readyQueries() * samplesPerQuery;
     }
 
     /**
@@ -145,15 +118,6 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     {
         // The trace first: a warm-up's recorder has no accuracy log, and its branch would be a trap in the test.
         return fill == null ? logsAnySample : trace.logsAnySample() && accuracyLog != null;
-    }
-
-    /**
-     * @return samples whose slots hold what the series recorded: all of them, or those of the queries generated
-     *         before the trace's filling thread stopped.
-     */
-    public long recordedSamples()
-    {
-        return validSamples();
     }
 
     /**
@@ -227,7 +191,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private boolean owns(final long responseId)
     {
         final long sample = responseId - 1 - firstSampleId;
-        return sample >= 0 && sample < validSamples();
+        return sample >= 0 && sample < sampleCount;
     }
 
     /**
@@ -402,7 +366,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             final long stamp = nowNs - originNs + 1;
             final MemorySegment slots = completions;
             final long first = firstSampleId + 1;
-            final long n = validSamples();
+            final long n = sampleCount;
             for (int i = 0; i < count; i++)
             {
                 final long responseId =
@@ -489,7 +453,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     public void failSample(final long responseId, final long nowNs)
     {
         final long sample = responseId - 1 - firstSampleId;
-        if (sample < 0 || sample >= validSamples())
+        if (sample < 0 || sample >= sampleCount)
         {
             strays.failSample(responseId, nowNs);
             return;
@@ -550,7 +514,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private long slot(final long responseId, final long nowNs, final long tokenCount)
     {
         final long sample = responseId - 1 - firstSampleId;
-        if (sample < 0 || sample >= validSamples())
+        if (sample < 0 || sample >= sampleCount)
         {
             stray(responseId, nowNs, tokenCount);
             return -1;

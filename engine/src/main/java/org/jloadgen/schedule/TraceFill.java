@@ -2,7 +2,6 @@ package org.jloadgen.schedule;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
-import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.locks.LockSupport;
 
@@ -11,13 +10,13 @@ import org.jloadgen.random.StdRandom;
 
 /**
  * The rest of a long SingleStream or MultiStream trace, generated while its series runs instead of before: LoadGen
- * generates twice {@code min_duration} worth of queries up front, 200M for a fast SUT's 10 s run (5-6 s of draws,
- * and 2 s more to fault in their completion slots), of which the run issues about half. Here the series starts after
- * {@link #HEAD_START_QUERIES}; a thread of the caller's ({@link #run}) draws the rest in issue order with the same
- * generators, stays at most {@link #LEAD_QUERIES} ahead of the issue thread, and faults in the per-query memory of the
- * queries it publishes (completion slots, issue times), so that no page is first written while the clock runs. The
- * draws are LoadGen's, value for value: the sample-index generator is the trace's own, and the accuracy-log values
- * come from a copy of the test's generator, which skips them (SequenceGen).
+ * generates twice {@code min_duration} worth of queries up front, 200M for a fast SUT's 10 s run (6 s of draws on one
+ * thread), of which the run issues about 80M. Here the series starts after {@link #HEAD_START_QUERIES}; a thread of
+ * the caller's ({@link #run}) draws the rest in issue order with the same generators and stays at most
+ * {@link #LEAD_QUERIES} ahead of the issue thread. Only the draws move: the trace's memory, like the completion
+ * slots, is faulted in before the clock starts (pages first written while it ran cost the run millisecond stalls on a
+ * VM, benchmarks/README.md). The draws are LoadGen's, value for value: the sample-index generator is the trace's own,
+ * and the accuracy-log values come from a copy of the test's generator, which skips them (SequenceGen).
  * <p>
  * Threads: the filling thread writes the trace and publishes {@link #readyQueries()} with a volatile store; the issue
  * thread reads it before it issues a query past its last reading ({@link #awaitQueries}), so everything the filling
@@ -38,7 +37,6 @@ public final class TraceFill implements Runnable
     private static final long WAIT_NS = 50_000;
     /** The longest the filling thread parks before it looks at the issue thread's progress itself. */
     private static final long MAX_PARK_NS = 100_000_000L;
-    private static final long PAGE_BYTES = 4096;
 
     private final long queryCount;
     private final long checkQueries;
@@ -56,9 +54,6 @@ public final class TraceFill implements Runnable
 
     /** Filling thread only (the caller's thread for the head start). */
     private long generated;
-    private MemorySegment[] perQueryMemory = new MemorySegment[0];
-    private long[] perQueryBytes = new long[0];
-    private long[] touchedBytes = new long[0];
 
     private volatile long ready;
     private volatile long issuedUpTo;
@@ -113,26 +108,8 @@ public final class TraceFill implements Runnable
     }
 
     /**
-     * Memory with one fixed-size record per query that the filling thread faults in ahead of the issue thread.
-     * Called before {@link #run}; faults in the head start's pages on the calling thread.
-     *
-     * @param segment       memory that reads as zeros, not faulted in yet.
-     * @param bytesPerQuery bytes per query.
-     */
-    public void faultInAhead(final MemorySegment segment, final long bytesPerQuery)
-    {
-        final int n = perQueryMemory.length;
-        perQueryMemory = Arrays.copyOf(perQueryMemory, n + 1);
-        perQueryBytes = Arrays.copyOf(perQueryBytes, n + 1);
-        touchedBytes = Arrays.copyOf(touchedBytes, n + 1);
-        perQueryMemory[n] = segment;
-        perQueryBytes[n] = bytesPerQuery;
-        touch(n, generated);
-    }
-
-    /**
      * Generates the rest of the trace, at most {@link #LEAD_QUERIES} ahead of the issue thread, until the trace is
-     * complete or {@link #stop} is called.
+     * complete or {@link #stopAndAwait} is called.
      */
     @Override
     public void run()
@@ -152,10 +129,6 @@ public final class TraceFill implements Runnable
                 }
                 final long end = Math.min(queryCount, generated + CHUNK_QUERIES);
                 fill(end);
-                for (int i = 0; i < perQueryMemory.length; i++)
-                {
-                    touch(i, end);
-                }
                 ready = end;
             }
         }
@@ -340,22 +313,5 @@ public final class TraceFill implements Runnable
             anySelected = true;
         }
         generated = end;
-    }
-
-    /**
-     * Faults in the pages of memory {@code i} up to query {@code end}: whole pages past those faulted in before, so
-     * that no page holding an issued query's record is written (they hold the completing threads' stores).
-     */
-    private void touch(final int i, final long end)
-    {
-        final MemorySegment segment = perQueryMemory[i];
-        final long limit =
-            Math.min(segment.byteSize(), (end * perQueryBytes[i] + PAGE_BYTES - 1) / PAGE_BYTES * PAGE_BYTES);
-        long at = touchedBytes[i];
-        for (; at < limit; at += PAGE_BYTES)
-        {
-            segment.set(ValueLayout.JAVA_LONG, at, 0L);
-        }
-        touchedBytes[i] = Math.max(touchedBytes[i], limit);
     }
 }

@@ -91,6 +91,40 @@ class TestRunnerTest
         }
     }
 
+    @ParameterizedTest
+    @org.junit.jupiter.params.provider.ValueSource(booleans = {false, true})
+    void shouldGenerateALongSingleStreamTraceWhileTheSeriesRunsUnlessAskedNotTo(final boolean ahead)
+    {
+        // 2 x 1.7 s at 100 ns: 34M queries generated, past QueryGenerator.MIN_STREAMED_QUERIES; the null SUT
+        // issues a few million in the run's 1.7 s.
+        final TestSettings s = new TestSettings().scenario(TestScenario.SINGLE_STREAM)
+            .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(1_700).minQueryCount(100)
+            .singleStreamExpectedLatencyNs(100);
+        final EngineFixture.Run run = EngineFixture.run(dir, new NullSut(), new SyntheticQsl(1024, 1024), s,
+            EngineFixture.fastOptions().generateAhead(ahead), null, List.of());
+        assertEquals(34_000_001L, ((Number)run.detail().value("generated_query_count")).longValue());
+        assertEquals(0, run.detail().errorCount(), run.summary());
+        final long issued = ((Number)run.detail().value("result_query_count")).longValue();
+        assertTrue(issued >= 100, run.summary());
+        final List<String> fills = run.detail().records().stream()
+            .filter(r -> r.key().equals("generic_message") && String.valueOf(r.value()).startsWith("Generated "))
+            .map(r -> String.valueOf(r.value())).toList();
+        if (ahead)
+        {
+            assertEquals(List.of(), fills);
+        }
+        else
+        {
+            assertEquals(1, fills.size(), run.summary());
+            final Matcher m = Pattern.compile("Generated (\\d+) of 34000001 queries while the series ran, from a "
+                + "head start of 1048576; the issue thread waited for them (\\d+) times").matcher(fills.get(0));
+            assertTrue(m.find(), fills.get(0));
+            // The filling thread published at least every query the run issued, and no more than it had.
+            assertTrue(Long.parseLong(m.group(1)) >= issued, fills.get(0) + " / " + issued);
+            assertTrue(Long.parseLong(m.group(1)) <= 34_000_001L, fills.get(0));
+        }
+    }
+
     @Test
     void shouldLogEveryAccuracySampleOnceOverEveryLoadableSet() throws IOException
     {
