@@ -28,7 +28,7 @@ public final class TraceFill implements Runnable
     public static final long HEAD_START_QUERIES = 1L << 20;
     /** The most queries generated ahead of the issue thread. */
     public static final long LEAD_QUERIES = 1L << 22;
-    /** Queries drawn, faulted in and published at once: a multiple of 64, so a chunk's bits are whole words. */
+    /** Queries drawn and published at once: a multiple of 64, so that a chunk's bits are whole words. */
     static final long CHUNK_QUERIES = 1L << 16;
     /** How far the issue thread goes between readings of the filling thread's progress, at most. */
     private static final long CHECK_QUERIES = LEAD_QUERIES / 4;
