@@ -160,7 +160,7 @@ final class SeriesRunner
         // A long SingleStream or MultiStream performance trace is generated while its series runs (TraceFill).
         return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
             new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator(),
-            performance && !options.generateAhead()),
+            performance && !options.generateAhead() ? QueryGenerator.MIN_STREAMED_QUERIES : Long.MAX_VALUE),
             seriesMode, false);
     }
 

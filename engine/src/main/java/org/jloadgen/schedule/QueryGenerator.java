@@ -62,41 +62,14 @@ public final class QueryGenerator
         final AccuracyLogSelection selection,
         final OffHeapAllocator allocator)
     {
-        return generate(settings, set, seriesMode, sequence, selection, allocator, false);
-    }
-
-    /**
-     * Generates the queries of one series, or, for a long SingleStream or MultiStream performance series when
-     * {@code streamed}, its first {@link TraceFill#HEAD_START_QUERIES} and a {@link Trace#fill()} that draws the
-     * rest while the series runs, the same values in the same order.
-     *
-     * @param settings   effective settings.
-     * @param set        the loaded set.
-     * @param seriesMode {@link TestMode#ACCURACY_ONLY} or {@link TestMode#PERFORMANCE_ONLY}.
-     * @param sequence   the test's sequence ids and accuracy-log generator; advanced by this series.
-     * @param selection  accuracy-log selection for performance mode (ignored in accuracy mode: all logged).
-     * @param allocator  where the trace's memory comes from.
-     * @param streamed   whether a trace of at least {@link #MIN_STREAMED_QUERIES} queries may be generated while
-     *                   its series runs; its filling thread is then the caller's to start ({@link TraceFill#run}).
-     * @return the trace; the caller closes it.
-     */
-    public static Trace generate(
-        final EffectiveSettings settings,
-        final LoadableSet set,
-        final TestMode seriesMode,
-        final SequenceGen sequence,
-        final AccuracyLogSelection selection,
-        final OffHeapAllocator allocator,
-        final boolean streamed)
-    {
-        return generate(settings, set, seriesMode, sequence, selection, allocator, streamed ? MIN_STREAMED_QUERIES
-            : Long.MAX_VALUE);
+        return generate(settings, set, seriesMode, sequence, selection, allocator, Long.MAX_VALUE);
     }
 
     /**
      * Whether {@link #generate(EffectiveSettings, LoadableSet, TestMode, SequenceGen, AccuracyLogSelection,
-     * OffHeapAllocator, boolean) generate(..., true)} generates a series' trace while the series runs, so that the
-     * engine's warm-up can issue a trace of the same shape (its issue and completion code has a branch for it).
+     * OffHeapAllocator, long) generate(..., MIN_STREAMED_QUERIES)} generates a series' trace while the series runs,
+     * so that the engine's warm-up can issue a trace of the same shape (its issue and completion code has a branch
+     * for it).
      *
      * @param settings   effective settings.
      * @param seriesMode the series' mode.
@@ -131,9 +104,11 @@ public final class QueryGenerator
     }
 
     /**
-     * {@link #generate(EffectiveSettings, LoadableSet, TestMode, SequenceGen, AccuracyLogSelection, OffHeapAllocator,
-     * boolean)} with the least number of queries a streamed trace has: the engine's warm-up streams its short traces
-     * when the test's is ({@link #streams}), all of it in the head start.
+     * Generates the queries of one series, or, for a SingleStream or MultiStream performance series of at least
+     * {@code minStreamedQueries} queries, its first {@link TraceFill#HEAD_START_QUERIES} and a {@link Trace#fill()}
+     * that draws the rest while the series runs, the same values in the same order. The engine streams from
+     * {@link #MIN_STREAMED_QUERIES}; its warm-up streams its short traces when the test's is ({@link #streams}), all
+     * of them in the head start.
      *
      * @param settings   effective settings.
      * @param set        the loaded set.
@@ -141,7 +116,8 @@ public final class QueryGenerator
      * @param sequence   the test's sequence ids and accuracy-log generator.
      * @param selection  accuracy-log selection.
      * @param allocator  where the trace's memory comes from.
-     * @param minStreamedQueries the least queries of a streamed trace; {@code Long.MAX_VALUE} for none.
+     * @param minStreamedQueries the least queries of a streamed trace; {@code Long.MAX_VALUE} for none. The filling
+     *                   thread of a streamed trace is the caller's to start ({@link TraceFill#run}).
      * @return the trace; the caller closes it.
      */
     public static Trace generate(
@@ -409,7 +385,7 @@ public final class QueryGenerator
             final OffHeapRegion bitsRegion = bits != null && anyBit ? bits.detach() : null;
             return new Trace(scenario, seriesMode, set, samplesPerQuery, queries, firstQueryId, firstSampleId,
                 periodNs, timestampNs, accuracy, positions.detach(), offsets != null ? offsets.detach() : null,
-                bitsRegion, null);
+                bitsRegion, null, null);
         }
     }
 

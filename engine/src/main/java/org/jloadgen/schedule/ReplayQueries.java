@@ -431,7 +431,7 @@ public final class ReplayQueries
             sequence.advance(samples, samples);
             return new Trace(TestScenario.SERVER, TestMode.PERFORMANCE_ONLY, set, 1, samples, firstQueryId,
                 firstSampleId, 0, lastOffsetNs(), false, positions.detach(), offsets.detach(), null,
-                continuation.detach());
+                continuation.detach(), null);
         }
     }
 }

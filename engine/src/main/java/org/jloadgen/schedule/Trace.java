@@ -57,26 +57,6 @@ public final class Trace implements AutoCloseable
         final OffHeapRegion positionsRegion,
         final OffHeapRegion offsetsRegion,
         final OffHeapRegion accuracyBitsRegion,
-        final OffHeapRegion continuationRegion)
-    {
-        this(scenario, mode, loadableSet, samplesPerQuery, queryCount, firstQueryId, firstSampleId, periodNs,
-            durationNs, logAllSamples, positionsRegion, offsetsRegion, accuracyBitsRegion, continuationRegion, null);
-    }
-
-    Trace(
-        final TestScenario scenario,
-        final TestMode mode,
-        final LoadableSet loadableSet,
-        final int samplesPerQuery,
-        final long queryCount,
-        final long firstQueryId,
-        final long firstSampleId,
-        final long periodNs,
-        final long durationNs,
-        final boolean logAllSamples,
-        final OffHeapRegion positionsRegion,
-        final OffHeapRegion offsetsRegion,
-        final OffHeapRegion accuracyBitsRegion,
         final OffHeapRegion continuationRegion,
         final TraceFill fill)
     {

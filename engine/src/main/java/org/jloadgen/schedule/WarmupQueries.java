@@ -70,7 +70,7 @@ public final class WarmupQueries
             final long firstSampleId = sequence.nextSampleId();
             sequence.advance(queries, queries);
             return new Trace(TestScenario.SERVER, TestMode.PERFORMANCE_ONLY, set, 1, queries, firstQueryId,
-                firstSampleId, 0, timestampNs, false, positions.detach(), offsets.detach(), null, null);
+                firstSampleId, 0, timestampNs, false, positions.detach(), offsets.detach(), null, null, null);
         }
     }
 }

@@ -53,7 +53,7 @@ class StreamedTraceTest
         assertFalse(QueryGenerator.streams(settings, TestMode.PERFORMANCE_ONLY));
         final LoadableSet set = LoadableSets.generate(1024, 1024, 1024, settings.scenario, 1, 0).get(0);
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, new SequenceGen(),
-            SELECTION, OffHeapAllocator.arena(), true))
+            SELECTION, OffHeapAllocator.arena(), QueryGenerator.MIN_STREAMED_QUERIES))
         {
             assertNull(trace.fill());
             assertEquals(trace.queryCount(), trace.readyQueries());
