@@ -120,9 +120,10 @@ final class Warmup
         final WarmupClock clock = new WarmupClock(budgetMs);
         int rounds = 0;
         SystemUnderTest worker = provided == null ? null : provided.workerSut(privateBudget);
-        // A test whose trace is generated while it runs issues it through a branch of the issue loop and reads its
-        // slots' bound from the generation: the warm-up's trace has the same shape, or the test's first query and
-        // completion sprang the traps C2 left there (-Xlog:jit+compilation, uncommon trap).
+        // A test whose trace is generated while it runs takes a branch of the issue loop to the filling thread's
+        // progress, and its completions read the accuracy-log selection from the generation: the warm-up's trace has
+        // the same shape, or the test's first query and completion sprang the traps C2 left there
+        // (-Xlog:jit+compilation, uncommon trap).
         final long minStreamedQueries = !options.generateAhead() && QueryGenerator.streams(test,
             TestMode.PERFORMANCE_ONLY) ? 0 : Long.MAX_VALUE;
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,

@@ -18,7 +18,7 @@ import org.jloadgen.memory.OffHeapRegion;
  * <p>
  * Immutable once generated; read by the issue thread and (for accuracy-log selection) by completing threads. A long
  * SingleStream or MultiStream trace may still be generating while its series runs ({@link #fill()}): its queries
- * from {@link #readyQueries()} on are not written yet.
+ * from {@link TraceFill#readyQueries()} on are not written yet.
  */
 public final class Trace implements AutoCloseable
 {
@@ -141,14 +141,6 @@ public final class Trace implements AutoCloseable
     public TraceFill fill()
     {
         return fill;
-    }
-
-    /**
-     * @return queries generated so far: all of them unless the trace is still {@linkplain #fill() generating}.
-     */
-    public long readyQueries()
-    {
-        return fill == null ? queryCount : fill.readyQueries();
     }
 
     /**
