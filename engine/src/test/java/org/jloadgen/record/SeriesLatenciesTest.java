@@ -1,0 +1,99 @@
+package org.jloadgen.record;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.lang.foreign.MemorySegment;
+import java.lang.foreign.ValueLayout;
+import java.util.SplittableRandom;
+
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.config.EffectiveSettings;
+import org.jloadgen.memory.OffHeapAllocator;
+import org.jloadgen.record.CompletionErrors.Kind;
+import org.jloadgen.schedule.LoadableSets;
+import org.jloadgen.schedule.QueryGenerator;
+import org.jloadgen.schedule.SequenceGen;
+import org.jloadgen.schedule.Trace;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A series' latencies counted ({@link CountedLatencies}, large series) give what they give sorted: every rank, the
+ * sum, the maximum, the missing, failed and never-issued samples, from the same completion slots.
+ */
+class SeriesLatenciesTest
+{
+    private static final int SAMPLES = 100_000;
+    private static final int ISSUED = SAMPLES - 500;
+
+    @Test
+    void shouldCollectTheSameResultCountedAsSorted()
+    {
+        final CompletionErrors sortedErrors = new CompletionErrors();
+        final CompletionErrors countedErrors = new CompletionErrors();
+        try (Trace trace = singleStreamTrace(SAMPLES);
+            SeriesRecorder sorting = new SeriesRecorder(trace, false, sortedErrors, null, null, false,
+                OffHeapAllocator.arena());
+            SeriesRecorder counting = new SeriesRecorder(trace, false, countedErrors, null, null, false,
+                OffHeapAllocator.arena()))
+        {
+            final long generated = trace.sampleCount();
+            assertEquals(true, generated > ISSUED + 100, "queries generated: " + generated);
+            final SplittableRandom random = new SplittableRandom(7);
+            final MemorySegment slots = sorting.completionSlots();
+            for (long s = 0; s < ISSUED; s++)
+            {
+                final int kind = random.nextInt(100);
+                final long slot = switch (kind)
+                {
+                    case 0 -> 0;                                             // never completed
+                    case 1 -> -1;                                            // failed
+                    case 2, 3, 4 -> 1 + random.nextLong(4_194_304, 60_000_000); // past the counted range
+                    default -> 1 + random.nextLong(20_000, 400_000);
+                };
+                slots.set(ValueLayout.JAVA_LONG, s << 3, slot);
+            }
+            // Two completions of response ids never issued, 8 slots apart, inside and at the end of the rest.
+            slots.set(ValueLayout.JAVA_LONG, (ISSUED + 100L) << 3, 5_000);
+            slots.set(ValueLayout.JAVA_LONG, (generated - 1) << 3, 6_000);
+            MemorySegment.copy(slots, 0, counting.completionSlots(), 0, generated << 3);
+
+            final SeriesLatencies.Collected bySort = SeriesLatencies.collect(trace, sorting, ISSUED, ISSUED,
+                ISSUED - 1, 0, false, sortedErrors, Long.MAX_VALUE);
+            final SeriesLatencies.Collected byCount = SeriesLatencies.collect(trace, counting, ISSUED, ISSUED,
+                ISSUED - 1, 0, false, countedErrors, 0);
+
+            final SortedLatencies expected = bySort.result().sampleLatencies();
+            final SortedLatencies actual = byCount.result().sampleLatencies();
+            assertEquals(CountedLatencies.class, actual.getClass());
+            assertEquals(expected.count(), actual.count());
+            assertEquals(expected.sum(), actual.sum());
+            for (long i = 0; i < expected.count(); i++)
+            {
+                assertEquals(expected.get(i), actual.get(i), "rank " + i);
+            }
+            assertEquals(bySort.missingSamples(), byCount.missingSamples());
+            assertEquals(bySort.firstMissingId(), byCount.firstMissingId());
+            assertEquals(bySort.failedSamples(), byCount.failedSamples());
+            assertEquals(bySort.firstFailedId(), byCount.firstFailedId());
+            assertEquals(bySort.maxCompletionRelativeNs(), byCount.maxCompletionRelativeNs());
+            assertEquals(bySort.result().maxLatencySeconds(), byCount.result().maxLatencySeconds());
+            assertEquals(bySort.result().finalQueryAllSamplesDoneSeconds(),
+                byCount.result().finalQueryAllSamplesDoneSeconds());
+            assertEquals(2, sortedErrors.count(Kind.NOT_ISSUED));
+            assertEquals(2, countedErrors.count(Kind.NOT_ISSUED));
+            assertEquals(ISSUED, bySort.missingSamples() + bySort.failedSamples() + expected.count());
+            assertEquals(true, bySort.missingSamples() > 0 && bySort.failedSamples() > 0);
+        }
+    }
+
+    private static Trace singleStreamTrace(final int queries)
+    {
+        final EffectiveSettings settings = new EffectiveSettings(new TestSettings()
+            .scenario(TestScenario.SINGLE_STREAM).minDurationMs(0).minQueryCount(queries), 64, 64);
+        return QueryGenerator.generate(settings, LoadableSets.generate(64, 64, 64, TestScenario.SINGLE_STREAM,
+            settings.samplesPerQuery, 0).get(0), TestMode.PERFORMANCE_ONLY, new SequenceGen(),
+            QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
+    }
+}
