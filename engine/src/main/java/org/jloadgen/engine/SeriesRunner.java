@@ -4,6 +4,7 @@ import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
 import org.HdrHistogram.Recorder;
 import org.jloadgen.api.EngineOptions;
@@ -29,6 +30,7 @@ import org.jloadgen.record.IssueLatenessLog;
 import org.jloadgen.record.SeriesLatencies;
 import org.jloadgen.record.SeriesRecorder;
 import org.jloadgen.results.AccuracyLogSampling;
+import org.jloadgen.results.DiscardSearch;
 import org.jloadgen.results.EarlyStopping;
 import org.jloadgen.results.PerformanceSummary;
 import org.jloadgen.results.SeriesEnd;
@@ -237,8 +239,15 @@ final class SeriesRunner
                 final JitCompilerThreads.Lowered jit = lowerJit ? JitCompilerThreads.lower()
                     : JitCompilerThreads.Lowered.NONE;
                 final TraceFill fill = trace.fill();
+                // Early stopping's search, in steps on the filling thread while the run goes (DiscardSearch).
+                final DiscardsBeside discardsBeside = fill != null && performance && !settings.useTokenLatencies
+                    && searchesDiscards(settings.scenario) ? new DiscardsBeside(settings) : null;
                 if (fill != null)
                 {
+                    if (discardsBeside != null)
+                    {
+                        fill.runBeside(discardsBeside);
+                    }
                     startFilling(fill);
                 }
                 event.begin();
@@ -278,9 +287,10 @@ final class SeriesRunner
                 }
 
                 // Early stopping's discard counts depend on the queries issued only: searched on another thread
-                // while this one collects and sorts the latencies (0.9 s each after a 10 s SingleStream run).
+                // while this one collects the latencies (about a second for the search after a VALID 10 s null-SUT
+                // SingleStream run, unless the filling thread took it most of the way while the run went).
                 final FutureTask<EarlyStopping.Discards> discards = performance && !settings.useTokenLatencies
-                    ? discardsAhead(settings, outcome.queriesIssued()) : null;
+                    ? discardsAhead(settings, outcome.queriesIssued(), discardsBeside) : null;
                 final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
                     outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
                     outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors);
@@ -317,15 +327,66 @@ final class SeriesRunner
         }
     }
 
-    private static FutureTask<EarlyStopping.Discards> discardsAhead(final EffectiveSettings settings,
-        final long queriesIssued)
+    /**
+     * @return whether the scenario's early stopping searches for a number of latencies to discard.
+     */
+    private static boolean searchesDiscards(final TestScenario scenario)
     {
-        if (settings.scenario != TestScenario.SINGLE_STREAM && settings.scenario != TestScenario.MULTI_STREAM)
+        return scenario == TestScenario.SINGLE_STREAM || scenario == TestScenario.MULTI_STREAM;
+    }
+
+    /**
+     * Early stopping's discard search, advanced by the trace's filling thread to the queries issued so far. The
+     * filling thread stops before the series' results are computed, which orders its steps before the last one.
+     */
+    private static final class DiscardsBeside implements LongConsumer
+    {
+        private final EffectiveSettings settings;
+        /** Made before the clock starts: its steps allocate nothing, its construction does. */
+        private DiscardSearch search;
+
+        DiscardsBeside(final EffectiveSettings settings)
+        {
+            this.settings = settings;
+            this.search = new DiscardSearch(settings.scenario, settings.targetLatencyPercentile);
+        }
+
+        @Override
+        public void accept(final long queriesIssued)
+        {
+            final DiscardSearch s = search;
+            if (s == null)
+            {
+                return;
+            }
+            try
+            {
+                s.advance(queriesIssued);
+            }
+            catch (final RuntimeException ex)
+            {
+                // Not the trace's failure: the search runs again after the series, where its error is reported.
+                search = null;
+            }
+        }
+
+        EarlyStopping.Discards discards(final long queriesIssued)
+        {
+            return search != null ? search.discards(queriesIssued)
+                : EarlyStopping.discards(settings.scenario, settings.targetLatencyPercentile, queriesIssued);
+        }
+    }
+
+    private static FutureTask<EarlyStopping.Discards> discardsAhead(final EffectiveSettings settings,
+        final long queriesIssued, final DiscardsBeside beside)
+    {
+        if (!searchesDiscards(settings.scenario))
         {
             return null;
         }
-        final FutureTask<EarlyStopping.Discards> task = new FutureTask<>(() ->
-            EarlyStopping.discards(settings.scenario, settings.targetLatencyPercentile, queriesIssued));
+        final FutureTask<EarlyStopping.Discards> task = new FutureTask<>(() -> beside != null
+            ? beside.discards(queriesIssued)
+            : EarlyStopping.discards(settings.scenario, settings.targetLatencyPercentile, queriesIssued));
         Thread.ofPlatform().daemon().name("jloadgen-early-stopping").start(task);
         return task;
     }

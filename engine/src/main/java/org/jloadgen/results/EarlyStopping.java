@@ -187,17 +187,7 @@ public final class EarlyStopping
         {
             return null;
         }
-        final MinPassingQueriesFinder finder = MinPassingQueriesFinder.create();
-        final long hMin = finder.find(1, percentile, TOLERANCE, CONFIDENCE);
-        final long t = queriesIssued < hMin + 1 ? 0 : discardedPlusOne(finder, percentile, queriesIssued);
-        if (scenario == TestScenario.MULTI_STREAM)
-        {
-            return new Discards(percentile, queriesIssued, hMin, t, 0, 0);
-        }
-        final long hMin99 = finder.find(1, SINGLE_STREAM_SECOND_PERCENTILE, TOLERANCE, CONFIDENCE);
-        final long t99 = queriesIssued < hMin99 + 1 ? 0
-            : discardedPlusOne(finder, SINGLE_STREAM_SECOND_PERCENTILE, queriesIssued);
-        return new Discards(percentile, queriesIssued, hMin, t, hMin99, t99);
+        return new DiscardSearch(scenario, percentile).discards(queriesIssued);
     }
 
     /**

@@ -19,12 +19,17 @@ import java.util.List;
  */
 public final class MinPassingQueriesFinder
 {
+    /** Entries a windowed cache holds before it drops all but the last two. */
+    private static final int WINDOW_ENTRIES = 64;
+
     private final boolean exactOnly;
+    private final boolean windowed;
     private final List<Cache> caches = new ArrayList<>(2);
 
-    private MinPassingQueriesFinder(final boolean exactOnly)
+    private MinPassingQueriesFinder(final boolean exactOnly, final boolean windowed)
     {
         this.exactOnly = exactOnly;
+        this.windowed = windowed;
     }
 
     /**
@@ -32,7 +37,21 @@ public final class MinPassingQueriesFinder
      */
     public static MinPassingQueriesFinder create()
     {
-        return new MinPassingQueriesFinder(false);
+        return new MinPassingQueriesFinder(false, false);
+    }
+
+    /**
+     * A finder for callers whose {@code t} per key goes 1, 2, 3, ... (each new {@code t} one more than the last,
+     * a repeat of either of the last two allowed): LoadGen's bounds for a new {@code t} come from the two results
+     * just below it, so keeping only the last ones gives LoadGen's answers, in memory that never grows. A call
+     * below that window throws. Allocates nothing after the first call per key (DiscardSearch runs on a thread
+     * beside a measured series, where an allocation could start a collection that stops every thread).
+     *
+     * @return a finder that decides comparisons with the fast oracle and keeps a window of results per key.
+     */
+    public static MinPassingQueriesFinder forIncreasingCalls()
+    {
+        return new MinPassingQueriesFinder(false, true);
     }
 
     /**
@@ -40,7 +59,7 @@ public final class MinPassingQueriesFinder
      */
     public static MinPassingQueriesFinder exact()
     {
-        return new MinPassingQueriesFinder(true);
+        return new MinPassingQueriesFinder(true, false);
     }
 
     /**
@@ -59,6 +78,11 @@ public final class MinPassingQueriesFinder
         if (at < cache.size && cache.keys[at] == t)
         {
             return cache.values[at];
+        }
+        if (cache.windowed && (at != cache.size || cache.size > 0 && t != cache.keys[cache.size - 1] + 1))
+        {
+            throw new IllegalStateException("a finder for increasing calls was asked for t = " + t + " after t = "
+                + (cache.size == 0 ? "none" : String.valueOf(cache.keys[cache.size - 1])));
         }
 
         long x0 = -1;
@@ -137,15 +161,17 @@ public final class MinPassingQueriesFinder
 
     private Cache cacheFor(final double p, final double d, final double c)
     {
-        for (final Cache cache : caches)
+        // Indexed: an iterator would be allocated on every call where the JIT does not elide it.
+        for (int i = 0; i < caches.size(); i++)
         {
+            final Cache cache = caches.get(i);
             // std::tuple<double,double,double> compares with ==.
             if (cache.p == p && cache.d == d && cache.c == c)
             {
                 return cache;
             }
         }
-        final Cache cache = new Cache(p, d, c, exactOnly ? null : new OddsOracle(p, d, c));
+        final Cache cache = new Cache(p, d, c, exactOnly ? null : new OddsOracle(p, d, c), windowed);
         caches.add(cache);
         return cache;
     }
@@ -162,16 +188,19 @@ public final class MinPassingQueriesFinder
         private final OddsOracle oracle;
         /** {@code ceil(log(1 - c) / log(p - d))}: LoadGen recomputes it on every call; it is a constant. */
         private final long initialY1;
-        private long[] keys = new long[64];
-        private long[] values = new long[64];
+        private final boolean windowed;
+        private long[] keys = new long[WINDOW_ENTRIES];
+        private long[] values = new long[WINDOW_ENTRIES];
         private int size;
 
-        private Cache(final double p, final double d, final double c, final OddsOracle oracle)
+        private Cache(final double p, final double d, final double c, final OddsOracle oracle,
+            final boolean windowed)
         {
             this.p = p;
             this.d = d;
             this.c = c;
             this.oracle = oracle;
+            this.windowed = windowed;
             this.initialY1 = (long)Math.ceil(GlibcMath.log(1 - c) / GlibcMath.log(p - d));
         }
 
@@ -186,8 +215,19 @@ public final class MinPassingQueriesFinder
             return found >= 0 ? found : -found - 1;
         }
 
-        private void insert(final int at, final long key, final long value)
+        private void insert(final int atKey, final long key, final long value)
         {
+            int at = atKey;
+            if (windowed && size == keys.length)
+            {
+                // Only appends come here (find checks): the next bounds need the last two results.
+                keys[0] = keys[size - 2];
+                values[0] = values[size - 2];
+                keys[1] = keys[size - 1];
+                values[1] = values[size - 1];
+                size = 2;
+                at = 2;
+            }
             if (size == keys.length)
             {
                 keys = Arrays.copyOf(keys, size * 2);

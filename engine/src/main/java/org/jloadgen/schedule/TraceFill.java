@@ -3,6 +3,7 @@ package org.jloadgen.schedule;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.LongConsumer;
 import java.util.concurrent.locks.LockSupport;
 
 import org.jloadgen.random.Mt19937;
@@ -54,6 +55,10 @@ public final class TraceFill implements Runnable
 
     /** Filling thread only (the caller's thread for the head start). */
     private long generated;
+    /** Set before the filling thread starts; run by it while it is far enough ahead. */
+    private LongConsumer besideWork;
+    /** Filling thread only: the issued count {@link #besideWork} was last given. */
+    private long besideWorkDoneFor;
 
     private volatile long ready;
     private volatile long issuedUpTo;
@@ -108,6 +113,18 @@ public final class TraceFill implements Runnable
     }
 
     /**
+     * Gives the filling thread work of its own to do whenever it is {@link #LEAD_QUERIES} ahead, before it parks:
+     * the work gets the number of queries issued so far, each time a larger one, and should take a small part of
+     * the time the issue thread takes for {@link #LEAD_QUERIES} / 2 queries. Call before the filling thread starts.
+     *
+     * @param work what to run, given the queries issued so far.
+     */
+    public void runBeside(final LongConsumer work)
+    {
+        besideWork = work;
+    }
+
+    /**
      * Generates the rest of the trace, at most {@link #LEAD_QUERIES} ahead of the issue thread, until the trace is
      * complete or {@link #stopAndAwait} is called.
      */
@@ -120,8 +137,15 @@ public final class TraceFill implements Runnable
             filler = Thread.currentThread();
             while (generated < queryCount && !stopRequested)
             {
-                if (generated - issuedUpTo >= LEAD_QUERIES)
+                final long issued = issuedUpTo;
+                if (generated - issued >= LEAD_QUERIES)
                 {
+                    if (besideWork != null && issued > besideWorkDoneFor)
+                    {
+                        besideWorkDoneFor = issued;
+                        besideWork.accept(issued);
+                        continue;
+                    }
                     // Woken by the issue thread when the lead has halved (awaitQueries): a thread that woke often on
                     // its own was, now and then, run on the issue thread's CPU, which lost it a scheduler slice.
                     LockSupport.parkNanos(this, MAX_PARK_NS);

@@ -21,6 +21,7 @@ import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.log.MlLogParser;
+import org.jloadgen.results.EarlyStopping;
 import org.jloadgen.spi.SyntheticQsl;
 import org.jloadgen.sut.synthetic.NullSut;
 import org.jloadgen.sut.synthetic.SyntheticSut;
@@ -106,6 +107,12 @@ class TestRunnerTest
         assertEquals(0, run.detail().errorCount(), run.summary());
         final long issued = ((Number)run.detail().value("result_query_count")).longValue();
         assertTrue(issued >= 100, run.summary());
+        // Early stopping's discards, searched in steps on the filling thread when streamed, are LoadGen's loop's.
+        final Matcher discarded = Pattern.compile("Would discard (\\d+) highest")
+            .matcher(String.valueOf(run.detail().value("early_stopping_result")));
+        assertTrue(discarded.find(), String.valueOf(run.detail().value("early_stopping_result")));
+        assertEquals(EarlyStopping.discards(TestScenario.SINGLE_STREAM, 0.9, issued)
+            .discardedPlusOne() - 1, Long.parseLong(discarded.group(1)));
         final List<String> fills = run.detail().records().stream()
             .filter(r -> r.key().equals("generic_message") && String.valueOf(r.value()).startsWith("Generated "))
             .map(r -> String.valueOf(r.value())).toList();
