@@ -1,7 +1,6 @@
 package org.jloadgen.engine;
 
 import java.util.Objects;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
@@ -15,6 +14,7 @@ import org.jloadgen.api.TestScenario;
 import org.jloadgen.bindings.ThreadScheduling;
 import org.jloadgen.clib.CFormat;
 import org.jloadgen.concurrent.JitCompilerThreads;
+import org.jloadgen.concurrent.Uninterruptibly;
 import org.jloadgen.config.EffectiveSettings;
 import org.jloadgen.issue.IssueLoop;
 import org.jloadgen.issue.IssueOutcome;
@@ -293,7 +293,8 @@ final class SeriesRunner
                     ? discardsAhead(settings, outcome.queriesIssued(), discardsBeside) : null;
                 final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
                     outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
-                    outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors);
+                    outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, completionErrors,
+                    SeriesLatencies.COUNTED_FROM_SAMPLES);
                 logCompletionErrors();
                 if (outcome.warmupSamplesMissing() > 0)
                 {
@@ -322,7 +323,8 @@ final class SeriesRunner
                 final SeriesEnd end = new SeriesEnd(outcome.samplesIssued(), collected.missingSamples(),
                     outcome.stoppedBecause(), collected.failedSamples());
                 return new SeriesRun(settings, new PerformanceSummary(sutName, settings, collected.result(), end,
-                    replayed, discards == null ? null : await(discards)));
+                    replayed, discards == null ? null
+                    : Uninterruptibly.get(discards, "early stopping's search")));
             }
         }
     }
@@ -391,36 +393,6 @@ final class SeriesRunner
         return task;
     }
 
-    private static EarlyStopping.Discards await(final FutureTask<EarlyStopping.Discards> task)
-    {
-        boolean interrupted = false;
-        try
-        {
-            while (true)
-            {
-                try
-                {
-                    return task.get();
-                }
-                catch (final InterruptedException ex)
-                {
-                    interrupted = true;
-                }
-                catch (final ExecutionException ex)
-                {
-                    throw new IllegalStateException("early stopping's search failed: " + ex.getCause(),
-                        ex.getCause());
-                }
-            }
-        }
-        finally
-        {
-            if (interrupted)
-            {
-                Thread.currentThread().interrupt();
-            }
-        }
-    }
 
     /**
      * Starts the thread that generates the rest of the trace while the series runs. It runs only when a CPU would

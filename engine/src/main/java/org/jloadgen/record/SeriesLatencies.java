@@ -3,10 +3,10 @@ package org.jloadgen.record;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.Arrays;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.concurrent.Uninterruptibly;
 import org.jloadgen.record.CompletionErrors.Kind;
 import org.jloadgen.schedule.Trace;
 
@@ -23,7 +23,7 @@ public final class SeriesLatencies
      * Issued samples from which the latencies are counted ({@link CountedLatencies}): its 16 MiB of counters are at
      * most twice the 8 bytes per sample the slots hold.
      */
-    static final long COUNTED_FROM_SAMPLES = 1L << 20;
+    public static final long COUNTED_FROM_SAMPLES = 1L << 20;
     /** Never-issued slots from which they are read on a thread of their own (64 MiB). */
     private static final long NOT_ISSUED_BESIDE_SLOTS = 1L << 23;
     /** Zeros to compare never-issued slots with, 64 KiB at a time. */
@@ -33,31 +33,6 @@ public final class SeriesLatencies
     {
     }
 
-    private static void join(final FutureTask<Void> task)
-    {
-        boolean interrupted = false;
-        while (true)
-        {
-            try
-            {
-                task.get();
-                break;
-            }
-            catch (final InterruptedException ex)
-            {
-                interrupted = true;
-            }
-            catch (final ExecutionException ex)
-            {
-                throw new IllegalStateException("reading the never-issued completion slots failed: " + ex.getCause(),
-                    ex.getCause());
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
-        }
-    }
 
     /**
      * Records a completion for each slot past the issued ones that holds one (a SUT that completed a response id
@@ -113,27 +88,11 @@ public final class SeriesLatencies
      * @param lastIssuedRelativeNs issue time of that query.
      * @param tokenMode whether TTFT/TPOT are computed.
      * @param errors    where completions of never-issued samples are counted.
+     * @param countedFrom issued samples from which the latencies are counted instead of sorted: the engine passes
+     *                  {@link #COUNTED_FROM_SAMPLES}; tests pass 0 or {@link Long#MAX_VALUE} to take either way.
      * @return the result and the count of samples that never completed.
      */
     public static Collected collect(
-        final Trace trace,
-        final SeriesRecorder recorder,
-        final long queriesIssued,
-        final long samplesIssued,
-        final long lastQuery,
-        final long lastIssuedRelativeNs,
-        final boolean tokenMode,
-        final CompletionErrors errors)
-    {
-        return collect(trace, recorder, queriesIssued, samplesIssued, lastQuery, lastIssuedRelativeNs, tokenMode,
-            errors, COUNTED_FROM_SAMPLES);
-    }
-
-    /**
-     * {@link #collect(Trace, SeriesRecorder, long, long, long, long, boolean, CompletionErrors)} with the number of
-     * issued samples from which latencies are counted instead of sorted (tests use both ways on small series).
-     */
-    static Collected collect(
         final Trace trace,
         final SeriesRecorder recorder,
         final long queriesIssued,
@@ -270,7 +229,7 @@ public final class SeriesLatencies
             lastQueryDoneNs = maxCompletionNs;
         }
 
-        join(notIssued);
+        Uninterruptibly.get(notIssued, "reading the never-issued completion slots");
         final SortedLatencies sampleLatencies;
         if (counted != null)
         {

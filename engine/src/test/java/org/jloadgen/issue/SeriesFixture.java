@@ -81,7 +81,8 @@ final class SeriesFixture
             final IssueOutcome outcome = loop.run(trace, recorder, settings, seriesMode, sut, sink, warmup);
             final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder,
                 outcome.queriesIssued(), outcome.samplesIssued(), outcome.lastQuery(),
-                outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, errors);
+                outcome.lastIssuedRelativeNs(), settings.useTokenLatencies, errors,
+                SeriesLatencies.COUNTED_FROM_SAMPLES);
             // Copy what the tests read before the slots are freed.
             final long[] sorted = new long[(int)collected.result().sampleLatencies().count()];
             for (int i = 0; i < sorted.length; i++)
