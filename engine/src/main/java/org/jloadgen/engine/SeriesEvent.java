@@ -32,7 +32,8 @@ public final class SeriesEvent extends Event
 
     /**
      * Loads and initialises the event class (JFR instruments it and sets its event machinery up, which queues a few
-     * hundred compilations): called before the engine's warm-up, so that this happens before any clock starts.
+     * hundred compilations): called before the engine's warm-up where a recording runs, so that this happens before
+     * any clock starts. A process without a recording never loads it (that took 0.10-0.14 s of its start).
      */
     static void load()
     {

@@ -5,6 +5,7 @@ import java.util.concurrent.FutureTask;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.LongConsumer;
 
+import jdk.jfr.FlightRecorder;
 import org.HdrHistogram.Recorder;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.QuerySampleLibrary;
@@ -224,8 +225,13 @@ final class SeriesRunner
                 // Created before the clock starts; begin() reads the clock, commit() runs after the series.
                 status.series(settings.scenario + " " + seriesMode + String.format(java.util.Locale.ROOT,
                     ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0);
-                final SeriesEvent event = new SeriesEvent();
-                event.series = label;
+                // Only while the flight recorder runs (--jfr, -XX:StartFlightRecording, jcmd JFR.start): the event
+                // class's first use sets JFR's machinery up, which a process without a recording need not pay for.
+                final SeriesEvent event = FlightRecorder.isInitialized() ? new SeriesEvent() : null;
+                if (event != null)
+                {
+                    event.series = label;
+                }
                 final boolean lowerJit = performance
                     && JitThreads.resolve(options.jitThreads(), settings.scenario).lowers();
                 if (performance)
@@ -250,7 +256,10 @@ final class SeriesRunner
                     }
                     startFilling(fill);
                 }
-                event.begin();
+                if (event != null)
+                {
+                    event.begin();
+                }
                 final IssueOutcome outcome;
                 try
                 {
@@ -268,10 +277,16 @@ final class SeriesRunner
                 {
                     logFill(fill, trace);
                 }
-                event.end();
+                if (event != null)
+                {
+                    event.end();
+                }
                 status.preparing("computing the results and writing the logs");
-                event.queriesIssued = outcome.queriesIssued();
-                event.commit();
+                if (event != null)
+                {
+                    event.queriesIssued = outcome.queriesIssued();
+                    event.commit();
+                }
                 if (logs.latencyLog() != null && histogram != null)
                 {
                     logs.latencyLog().endSeries();
