@@ -1,11 +1,13 @@
 package org.jloadgen.concurrent;
 
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
 
 /**
- * Waits for work another thread does on the engine's behalf (after a series, where the results need it) without
- * giving up when interrupted: the interrupt is kept for the caller to see afterwards.
+ * Waits for work other threads do on the engine's behalf (the trace's filling thread, the threads that fault memory
+ * in, the searches beside a series' results) without giving up when interrupted: the engine needs that work done
+ * before it goes on, and the interrupt is kept for the caller to see afterwards. Not for the timed path.
  */
 public final class Uninterruptibly
 {
@@ -22,6 +24,52 @@ public final class Uninterruptibly
      */
     public static <T> T get(final Future<T> task, final String what)
     {
+        return wait(() ->
+        {
+            try
+            {
+                return task.get();
+            }
+            catch (final ExecutionException ex)
+            {
+                throw new IllegalStateException(what + " failed: " + ex.getCause(), ex.getCause());
+            }
+        });
+    }
+
+    /**
+     * @param latch what to wait for: until it counts down to zero.
+     */
+    public static void await(final CountDownLatch latch)
+    {
+        wait(() ->
+        {
+            latch.await();
+            return null;
+        });
+    }
+
+    /**
+     * @param thread what to wait for: until it has ended.
+     */
+    public static void join(final Thread thread)
+    {
+        wait(() ->
+        {
+            thread.join();
+            return null;
+        });
+    }
+
+    /** A wait that an interrupt may cut short. */
+    @FunctionalInterface
+    private interface Wait<T>
+    {
+        T run() throws InterruptedException;
+    }
+
+    private static <T> T wait(final Wait<T> wait)
+    {
         boolean interrupted = false;
         try
         {
@@ -29,15 +77,11 @@ public final class Uninterruptibly
             {
                 try
                 {
-                    return task.get();
+                    return wait.run();
                 }
                 catch (final InterruptedException ex)
                 {
                     interrupted = true;
-                }
-                catch (final ExecutionException ex)
-                {
-                    throw new IllegalStateException(what + " failed: " + ex.getCause(), ex.getCause());
                 }
             }
         }

@@ -8,6 +8,7 @@ import org.jloadgen.bindings.MemoryOptions;
 import org.jloadgen.bindings.NativeLibrary;
 import org.jloadgen.bindings.NativeMemory;
 import org.jloadgen.bindings.NativeRegion;
+import org.jloadgen.concurrent.Uninterruptibly;
 
 /**
  * Allocates the engine's buffers through the native library: page-aligned mmap'ed memory, optionally pinned
@@ -115,25 +116,9 @@ public final class NativeOffHeapAllocator implements OffHeapAllocator
             helpers.add(Thread.ofPlatform().name("jloadgen-touch-" + t).start(() -> part.fill((byte)0)));
         }
         segment.asSlice(0, Math.min(slice, size)).fill((byte)0);
-        boolean interrupted = false;
         for (final Thread helper : helpers)
         {
-            while (true)
-            {
-                try
-                {
-                    helper.join();
-                    break;
-                }
-                catch (final InterruptedException ex)
-                {
-                    interrupted = true;
-                }
-            }
-        }
-        if (interrupted)
-        {
-            Thread.currentThread().interrupt();
+            Uninterruptibly.join(helper);
         }
     }
 

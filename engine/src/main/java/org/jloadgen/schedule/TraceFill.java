@@ -3,9 +3,10 @@ package org.jloadgen.schedule;
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.LongConsumer;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.LongConsumer;
 
+import org.jloadgen.concurrent.Uninterruptibly;
 import org.jloadgen.random.Mt19937;
 import org.jloadgen.random.StdRandom;
 
@@ -177,23 +178,7 @@ public final class TraceFill implements Runnable
         // that it started and waits for it.
         if (started)
         {
-            boolean interrupted = false;
-            while (true)
-            {
-                try
-                {
-                    finished.await();
-                    break;
-                }
-                catch (final InterruptedException ex)
-                {
-                    interrupted = true;
-                }
-            }
-            if (interrupted)
-            {
-                Thread.currentThread().interrupt();
-            }
+            Uninterruptibly.await(finished);
         }
     }
 
