@@ -124,109 +124,19 @@ public final class SeriesLatencies
 
         final boolean multiStream = trace.scenario() == TestScenario.MULTI_STREAM;
         final boolean needsFirstToken = tokenMode && trace.scenario() != TestScenario.OFFLINE;
-        final long queries = queriesIssued;
-        final long[] queryLatencies = multiStream ? new long[(int)queries] : new long[0];
-        int queryLatencyCount = 0;
-        long lastQueryDoneNs = 0;
-        long missing = 0;
-        long firstMissing = -1;
-        long failed = 0;
-        long firstFailed = -1;
-        boolean lastQueryComplete = true;
-
-        final long tokenSamples = tokenMode ? issued : 0;
-        final long[] ttft = new long[needsFirstToken ? (int)tokenSamples : 0];
-        final long[] tpot = new long[needsFirstToken ? (int)tokenSamples : 0];
-        int ttftCount = 0;
-        int tpotCount = 0;
-        long tokenCount = 0;
-
         // A large series' latencies are counted as they are computed instead of sorted after (CountedLatencies).
         final CountedLatencies counted = issued >= countedFrom && CountedLatencies.canCount(issued)
             ? new CountedLatencies(slots) : null;
-        long write = 0;
-        long sum = 0;
-        long maxCompletionNs = 0;
-        for (long q = 0; q < queries; q++)
-        {
-            final long scheduledNs = recorder.issueTimes().scheduledRelativeNs(q);
-            long queryDoneNs = Long.MIN_VALUE;
-            boolean queryComplete = true;
-            for (long s = q * spq, end = s + spq; s < end; s++)
-            {
-                final long slot = slots.get(ValueLayout.JAVA_LONG, s << 3);
-                final long completionNs = slot - 1;
-                if (slot < 0)
-                {
-                    // Failed (a SUT's counting policy): done, never completed, in no latency.
-                    failed++;
-                    if (firstFailed < 0)
-                    {
-                        firstFailed = responseIdBase + s;
-                    }
-                    queryComplete = false;
-                    continue;
-                }
-                if (completionNs < 0)
-                {
-                    missing++;
-                    if (firstMissing < 0)
-                    {
-                        firstMissing = responseIdBase + s;
-                    }
-                    queryComplete = false;
-                    continue;
-                }
-                final long latencyNs = completionNs - scheduledNs;
-                queryDoneNs = Math.max(queryDoneNs, completionNs);
-                maxCompletionNs = Math.max(maxCompletionNs, completionNs);
-                if (tokenMode)
-                {
-                    long tokens = recorder.tokenCount(s);
-                    if (tokens <= 1)
-                    {
-                        tokens = 0; // LoadGen treats invalid counts as 0 after logging the error.
-                    }
-                    tokenCount += tokens;
-                    if (needsFirstToken)
-                    {
-                        final long firstTokenNs = recorder.firstTokenRelativeNs(s);
-                        final long ttftNs = firstTokenNs >= 0 ? firstTokenNs - scheduledNs : 0;
-                        if (firstTokenNs >= 0)
-                        {
-                            ttft[ttftCount++] = ttftNs;
-                        }
-                        // (latency - TTFT) / (n_tokens - 1), int64 division; /-1 for invalid counts [LG quirk].
-                        tpot[tpotCount++] = (latencyNs - ttftNs) / (tokens - 1);
-                    }
-                }
-                if (counted != null)
-                {
-                    // Writes behind this loop's reads: a latency kept goes to a slot already read.
-                    counted.add(latencyNs);
-                }
-                else
-                {
-                    slots.set(ValueLayout.JAVA_LONG, write++ << 3, latencyNs);
-                    sum += latencyNs;
-                }
-            }
-            if (multiStream && queryComplete)
-            {
-                queryLatencies[queryLatencyCount++] = queryDoneNs - scheduledNs;
-            }
-            if (q == lastQuery)
-            {
-                lastQueryDoneNs = queryComplete ? queryDoneNs : Math.max(0, queryDoneNs);
-                lastQueryComplete = queryComplete;
-            }
-        }
-        if (!lastQueryComplete)
+        final Pass pass = new Pass(recorder, slots, spq, multiStream, tokenMode, needsFirstToken, counted,
+            responseIdBase, lastQuery, queriesIssued, tokenMode ? issued : 0);
+        pass.run(queriesIssued);
+        long lastQueryDoneNs = pass.lastQueryDoneNs;
+        if (!pass.lastQueryComplete)
         {
             // LoadGen's last query always completes. Where it did not (a run cut short, a failed sample), the rates
             // over completed samples run to the latest completion instead of to 0 s, so that "Completed samples per
             // second" agrees with the completed samples and the percentiles printed beside it.
-            lastQueryDoneNs = maxCompletionNs;
+            lastQueryDoneNs = pass.maxCompletionNs;
         }
 
         Uninterruptibly.get(notIssued, "reading the never-issued completion slots");
@@ -237,8 +147,8 @@ public final class SeriesLatencies
         }
         else
         {
-            LongSegmentSort.sort(slots, write);
-            sampleLatencies = new SegmentSortedLatencies(slots, write, sum);
+            LongSegmentSort.sort(slots, pass.write);
+            sampleLatencies = new SegmentSortedLatencies(slots, pass.write, pass.sum);
         }
         final long latencies = sampleLatencies.count();
         final double maxLatencySeconds = latencies == 0 ? 0 : sampleLatencies.get(latencies - 1) / 1e9;
@@ -248,16 +158,250 @@ public final class SeriesLatencies
 
         final PerformanceResult result = new PerformanceResult(
             sampleLatencies,
-            SortedLatencies.sortInPlace(Arrays.copyOf(queryLatencies, queryLatencyCount)),
+            SortedLatencies.sortInPlace(Arrays.copyOf(pass.queryLatencies, pass.queryLatencyCount)),
             queriesIssued,
             maxLatencySeconds,
             finalScheduled,
             finalIssued,
             finalDone,
-            SortedLatencies.sortInPlace(Arrays.copyOf(ttft, ttftCount)),
-            SortedLatencies.sortInPlace(Arrays.copyOf(tpot, tpotCount)),
-            tokenCount);
-        return new Collected(result, missing, firstMissing, maxCompletionNs, failed, firstFailed);
+            SortedLatencies.sortInPlace(Arrays.copyOf(pass.ttft, pass.ttftCount)),
+            SortedLatencies.sortInPlace(Arrays.copyOf(pass.tpot, pass.tpotCount)),
+            pass.tokenCount);
+        return new Collected(result, pass.missing, pass.firstMissing, pass.maxCompletionNs, pass.failed,
+            pass.firstFailed);
+    }
+
+    /**
+     * The computing pass over the issued queries' slots: a sample's latency is its
+     * completion time minus its query's scheduled time; the pass sums, counts or writes them back in place (behind its
+     * reads), and keeps the counts of missing and failed samples, the latest completion and the last query's end.
+     */
+    private static final class Pass
+    {
+        private final SeriesRecorder recorder;
+        private final IssueTimes issueTimes;
+        private final MemorySegment slots;
+        private final int spq;
+        private final boolean multiStream;
+        private final boolean tokenMode;
+        private final boolean needsFirstToken;
+        private final CountedLatencies counted;
+        private final long responseIdBase;
+        private final long lastQuery;
+
+        final long[] queryLatencies;
+        final long[] ttft;
+        final long[] tpot;
+        int queryLatencyCount;
+        long lastQueryDoneNs;
+        boolean lastQueryComplete = true;
+        long missing;
+        long firstMissing = -1;
+        long failed;
+        long firstFailed = -1;
+        int ttftCount;
+        int tpotCount;
+        long tokenCount;
+        long write;
+        long sum;
+        long maxCompletionNs;
+
+        Pass(final SeriesRecorder recorder, final MemorySegment slots, final int spq, final boolean multiStream,
+            final boolean tokenMode, final boolean needsFirstToken, final CountedLatencies counted,
+            final long responseIdBase, final long lastQuery, final long queries, final long tokenSamples)
+        {
+            this.recorder = recorder;
+            this.issueTimes = recorder.issueTimes();
+            this.slots = slots;
+            this.spq = spq;
+            this.multiStream = multiStream;
+            this.tokenMode = tokenMode;
+            this.needsFirstToken = needsFirstToken;
+            this.counted = counted;
+            this.responseIdBase = responseIdBase;
+            this.lastQuery = lastQuery;
+            this.queryLatencies = multiStream ? new long[(int)queries] : new long[0];
+            this.ttft = new long[needsFirstToken ? (int)tokenSamples : 0];
+            this.tpot = new long[needsFirstToken ? (int)tokenSamples : 0];
+        }
+
+        /**
+         * Takes the first {@code queries} queries. Once.
+         */
+        void run(final long queries)
+        {
+            if (spq == 1)
+            {
+                runOneSamplePerQuery(queries);
+                return;
+            }
+            // Locals, stored back at the end: the loop keeps them in registers.
+            long writeAt = write;
+            long sumNs = sum;
+            long maxNs = maxCompletionNs;
+            for (long q = 0; q < queries; q++)
+            {
+                final long scheduledNs = issueTimes.scheduledRelativeNs(q);
+                long queryDoneNs = Long.MIN_VALUE;
+                boolean queryComplete = true;
+                for (long s = q * spq, end = s + spq; s < end; s++)
+                {
+                    final long slot = slots.get(ValueLayout.JAVA_LONG, s << 3);
+                    final long completionNs = slot - 1;
+                    if (slot < 0)
+                    {
+                        // Failed (a SUT's counting policy): done, never completed, in no latency.
+                        failed++;
+                        if (firstFailed < 0)
+                        {
+                            firstFailed = responseIdBase + s;
+                        }
+                        queryComplete = false;
+                        continue;
+                    }
+                    if (completionNs < 0)
+                    {
+                        missing++;
+                        if (firstMissing < 0)
+                        {
+                            firstMissing = responseIdBase + s;
+                        }
+                        queryComplete = false;
+                        continue;
+                    }
+                    final long latencyNs = completionNs - scheduledNs;
+                    queryDoneNs = Math.max(queryDoneNs, completionNs);
+                    maxNs = Math.max(maxNs, completionNs);
+                    if (tokenMode)
+                    {
+                        tokens(s, scheduledNs, latencyNs);
+                    }
+                    if (counted != null)
+                    {
+                        // Writes behind this loop's reads: a latency kept goes to a slot already read.
+                        counted.add(latencyNs);
+                    }
+                    else
+                    {
+                        slots.set(ValueLayout.JAVA_LONG, writeAt++ << 3, latencyNs);
+                        sumNs += latencyNs;
+                    }
+                }
+                if (multiStream && queryComplete)
+                {
+                    queryLatencies[queryLatencyCount++] = queryDoneNs - scheduledNs;
+                }
+                if (q == lastQuery)
+                {
+                    lastQueryDoneNs = queryComplete ? queryDoneNs : Math.max(0, queryDoneNs);
+                    lastQueryComplete = queryComplete;
+                }
+            }
+            write = writeAt;
+            sum = sumNs;
+            maxCompletionNs = maxNs;
+        }
+
+        /**
+         * {@link #run} where each query is one sample (SingleStream, Server, MultiStream with one sample per query):
+         * without the loop over a query's samples, whose trip count of one doubled the pass's time: 0.62-0.79 s for a
+         * 10 s SingleStream run's 69-81M queries, against 0.26-0.46 s (benchmarks/README.md, "Start to finish",
+         * session 8).
+         */
+        private void runOneSamplePerQuery(final long queries)
+        {
+            long writeAt = write;
+            long sumNs = sum;
+            long maxNs = maxCompletionNs;
+            for (long q = 0; q < queries; q++)
+            {
+                final long scheduledNs = issueTimes.scheduledRelativeNs(q);
+                final long slot = slots.get(ValueLayout.JAVA_LONG, q << 3);
+                final long completionNs = slot - 1;
+                if (completionNs < 0)
+                {
+                    notCompleted(q, slot);
+                    continue;
+                }
+                final long latencyNs = completionNs - scheduledNs;
+                maxNs = Math.max(maxNs, completionNs);
+                if (tokenMode)
+                {
+                    tokens(q, scheduledNs, latencyNs);
+                }
+                if (counted != null)
+                {
+                    counted.add(latencyNs);
+                }
+                else
+                {
+                    slots.set(ValueLayout.JAVA_LONG, writeAt++ << 3, latencyNs);
+                    sumNs += latencyNs;
+                }
+                if (multiStream)
+                {
+                    queryLatencies[queryLatencyCount++] = latencyNs;
+                }
+                if (q == lastQuery)
+                {
+                    lastQueryDoneNs = completionNs;
+                    lastQueryComplete = true;
+                }
+            }
+            write = writeAt;
+            sum = sumNs;
+            maxCompletionNs = maxNs;
+        }
+
+        /**
+         * A one-sample query whose sample failed ({@code slot < 0}) or never completed ({@code slot == 0}).
+         */
+        private void notCompleted(final long q, final long slot)
+        {
+            if (slot < 0)
+            {
+                failed++;
+                if (firstFailed < 0)
+                {
+                    firstFailed = responseIdBase + q;
+                }
+            }
+            else
+            {
+                missing++;
+                if (firstMissing < 0)
+                {
+                    firstMissing = responseIdBase + q;
+                }
+            }
+            if (q == lastQuery)
+            {
+                // As the general loop has it: no sample completed, so the query's end is 0.
+                lastQueryDoneNs = 0;
+                lastQueryComplete = false;
+            }
+        }
+
+        private void tokens(final long s, final long scheduledNs, final long latencyNs)
+        {
+            long tokens = recorder.tokenCount(s);
+            if (tokens <= 1)
+            {
+                tokens = 0; // LoadGen treats invalid counts as 0 after logging the error.
+            }
+            tokenCount += tokens;
+            if (needsFirstToken)
+            {
+                final long firstTokenNs = recorder.firstTokenRelativeNs(s);
+                final long ttftNs = firstTokenNs >= 0 ? firstTokenNs - scheduledNs : 0;
+                if (firstTokenNs >= 0)
+                {
+                    ttft[ttftCount++] = ttftNs;
+                }
+                // (latency - TTFT) / (n_tokens - 1), int64 division; /-1 for invalid counts [LG quirk].
+                tpot[tpotCount++] = (latencyNs - ttftNs) / (tokens - 1);
+            }
+        }
     }
 
     /**

@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import java.lang.foreign.MemorySegment;
 import java.lang.foreign.ValueLayout;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.SplittableRandom;
 
 import org.jloadgen.api.TestMode;
@@ -17,10 +19,13 @@ import org.jloadgen.schedule.QueryGenerator;
 import org.jloadgen.schedule.SequenceGen;
 import org.jloadgen.schedule.Trace;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * A series' latencies counted ({@link CountedLatencies}, large series) give what they give sorted: every rank, the
- * sum, the maximum, the missing, failed and never-issued samples, from the same completion slots.
+ * sum, the maximum, the missing, failed and never-issued samples, from the same completion slots; and queries of one
+ * sample each (their own loop) give what the definition of a latency gives.
  */
 class SeriesLatenciesTest
 {
@@ -85,6 +90,89 @@ class SeriesLatenciesTest
             assertEquals(2, countedErrors.count(Kind.NOT_ISSUED));
             assertEquals(ISSUED, bySort.missingSamples() + bySort.failedSamples() + expected.count());
             assertEquals(true, bySort.missingSamples() > 0 && bySort.failedSamples() > 0);
+        }
+    }
+
+    /**
+     * SingleStream, and MultiStream with one sample per query: each latency is the completion minus the query's
+     * scheduled time, computed here sample by sample, with samples never completed and failed among them and the last
+     * query failed (its end is then the latest completion).
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void shouldComputeOneSampleQueriesAsTheDefinitionSays(final boolean multiStream)
+    {
+        final int queries = 20_000;
+        final CompletionErrors errors = new CompletionErrors();
+        final EffectiveSettings settings = new EffectiveSettings(new TestSettings()
+            .scenario(multiStream ? TestScenario.MULTI_STREAM : TestScenario.SINGLE_STREAM)
+            .multiStreamSamplesPerQuery(1).minDurationMs(0).minQueryCount(queries), 64, 64);
+        try (Trace trace = QueryGenerator.generate(settings, LoadableSets.generate(64, 64, 64, settings.scenario,
+                settings.samplesPerQuery, 0).get(0), TestMode.PERFORMANCE_ONLY, new SequenceGen(),
+                QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
+            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, null, false,
+                OffHeapAllocator.arena()))
+        {
+            assertEquals(1, trace.samplesPerQuery());
+            final SplittableRandom random = new SplittableRandom(11);
+            final MemorySegment slots = recorder.completionSlots();
+            final List<Long> latencies = new ArrayList<>();
+            long missing = 0;
+            long failed = 0;
+            long firstMissing = -1;
+            long firstFailed = -1;
+            long maxCompletionNs = 0;
+            long scheduledNs = 0;
+            for (int q = 0; q < queries; q++)
+            {
+                scheduledNs += random.nextLong(1, 5_000);
+                recorder.issueTimes().scheduled(q, scheduledNs);
+                final int kind = q == queries - 1 ? 1 : random.nextInt(50);
+                final long id = trace.firstSampleId() + 1 + q;
+                if (kind == 0)
+                {
+                    missing++;
+                    firstMissing = firstMissing < 0 ? id : firstMissing;
+                    continue;
+                }
+                if (kind == 1)
+                {
+                    failed++;
+                    firstFailed = firstFailed < 0 ? id : firstFailed;
+                    slots.set(ValueLayout.JAVA_LONG, (long)q << 3, -(scheduledNs + 10));
+                    continue;
+                }
+                final long completionNs = scheduledNs + random.nextLong(0, 3_000);
+                slots.set(ValueLayout.JAVA_LONG, (long)q << 3, completionNs + 1);
+                latencies.add(completionNs - scheduledNs);
+                maxCompletionNs = Math.max(maxCompletionNs, completionNs);
+                scheduledNs = completionNs;
+            }
+            latencies.sort(null);
+
+            final SeriesLatencies.Collected collected = SeriesLatencies.collect(trace, recorder, queries, queries,
+                queries - 1, scheduledNs, false, errors, Long.MAX_VALUE);
+
+            final SortedLatencies actual = collected.result().sampleLatencies();
+            assertEquals(latencies.size(), actual.count());
+            for (int i = 0; i < latencies.size(); i++)
+            {
+                assertEquals(latencies.get(i), actual.get(i), "rank " + i);
+            }
+            assertEquals(latencies.stream().mapToLong(Long::longValue).sum(), actual.sum());
+            final SortedLatencies queryLatencies = collected.result().queryLatencies();
+            assertEquals(multiStream ? latencies.size() : 0, queryLatencies.count());
+            for (int i = 0; i < queryLatencies.count(); i++)
+            {
+                assertEquals(latencies.get(i), queryLatencies.get(i), "query rank " + i);
+            }
+            assertEquals(missing, collected.missingSamples());
+            assertEquals(firstMissing, collected.firstMissingId());
+            assertEquals(failed, collected.failedSamples());
+            assertEquals(firstFailed, collected.firstFailedId());
+            assertEquals(maxCompletionNs, collected.maxCompletionRelativeNs());
+            assertEquals(maxCompletionNs / 1e9, collected.result().finalQueryAllSamplesDoneSeconds());
+            assertEquals(latencies.get(latencies.size() - 1) / 1e9, collected.result().maxLatencySeconds());
         }
     }
 
