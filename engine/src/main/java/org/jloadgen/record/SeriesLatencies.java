@@ -248,24 +248,9 @@ public final class SeriesLatencies
                 {
                     final long slot = slots.get(ValueLayout.JAVA_LONG, s << 3);
                     final long completionNs = slot - 1;
-                    if (slot < 0)
-                    {
-                        // Failed (a SUT's counting policy): done, never completed, in no latency.
-                        failed++;
-                        if (firstFailed < 0)
-                        {
-                            firstFailed = responseIdBase + s;
-                        }
-                        queryComplete = false;
-                        continue;
-                    }
                     if (completionNs < 0)
                     {
-                        missing++;
-                        if (firstMissing < 0)
-                        {
-                            firstMissing = responseIdBase + s;
-                        }
+                        countNotCompleted(s, slot);
                         queryComplete = false;
                         continue;
                     }
@@ -358,12 +343,27 @@ public final class SeriesLatencies
          */
         private void notCompleted(final long q, final long slot)
         {
+            countNotCompleted(q, slot);
+            if (q == lastQuery)
+            {
+                // As the general loop has it: no sample completed, so the query's end is 0.
+                lastQueryDoneNs = 0;
+                lastQueryComplete = false;
+            }
+        }
+
+        /**
+         * Counts sample {@code s}, which failed ({@code slot < 0}: a SUT's counting policy; done, never completed, in
+         * no latency) or never completed ({@code slot == 0}).
+         */
+        private void countNotCompleted(final long s, final long slot)
+        {
             if (slot < 0)
             {
                 failed++;
                 if (firstFailed < 0)
                 {
-                    firstFailed = responseIdBase + q;
+                    firstFailed = responseIdBase + s;
                 }
             }
             else
@@ -371,14 +371,8 @@ public final class SeriesLatencies
                 missing++;
                 if (firstMissing < 0)
                 {
-                    firstMissing = responseIdBase + q;
+                    firstMissing = responseIdBase + s;
                 }
-            }
-            if (q == lastQuery)
-            {
-                // As the general loop has it: no sample completed, so the query's end is 0.
-                lastQueryDoneNs = 0;
-                lastQueryComplete = false;
             }
         }
 
