@@ -34,7 +34,7 @@ class ReadmeCommandsTest
     /** Top-level entries a fresh clone does not have. */
     private static final Set<String> NOT_IN_A_CLONE = Set.of(".git", "target", "out");
 
-    private static Path root()
+    static Path root()
     {
         final String dir = System.getProperty("jloadgen.root.dir");
         return dir != null ? Path.of(dir).toAbsolutePath().normalize() : Path.of("..").toAbsolutePath().normalize();
