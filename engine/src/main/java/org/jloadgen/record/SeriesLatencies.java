@@ -172,9 +172,9 @@ public final class SeriesLatencies
     }
 
     /**
-     * The computing pass over the issued queries' slots: a sample's latency is its
-     * completion time minus its query's scheduled time; the pass sums, counts or writes them back in place (behind its
-     * reads), and keeps the counts of missing and failed samples, the latest completion and the last query's end.
+     * The computing pass over the issued queries' slots: a sample's latency is its completion time minus its query's
+     * scheduled time; the pass sums, counts or writes them back in place (behind its reads), and keeps the counts of
+     * missing and failed samples, the latest completion and the last query's end.
      */
     private static final class Pass
     {
