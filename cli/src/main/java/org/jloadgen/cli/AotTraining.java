@@ -19,7 +19,7 @@ import org.jloadgen.cli.api.ExitCodes;
  * again when the class path or the JDK changes).
  * <p>
  * By default the cache holds classes only, and the tests run with a 1 ms engine warm-up and short durations: loading
- * and linking needs each path taken once, not compiled (about 3 s to record). With {@code --profiles}
+ * and linking needs each path taken once, not compiled (about 4 s to record). With {@code --profiles}
  * ({@code JLOADGEN_AOT_CACHE=profiles}) they run as long as a user's short tests, and the cache keeps the method
  * profiles they gathered too, so that the engine's warm-up compiles sooner; those profiles cost the measured loops
  * (MultiStream 8.8M to 6.4M queries/s, benchmarks/README.md), hence not the default.
