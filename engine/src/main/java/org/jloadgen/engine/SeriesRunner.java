@@ -408,7 +408,6 @@ final class SeriesRunner
         return task;
     }
 
-
     /**
      * Starts the thread that generates the rest of the trace while the series runs. It runs only when a CPU would
      * otherwise idle ({@code SCHED_IDLE} where the native library is loaded), so that it takes no CPU time from the

@@ -15,7 +15,7 @@ import java.lang.foreign.ValueLayout;
  * counting in the computing pass leaves one pass (benchmarks/README.md, "Start to finish", session 7). Nothing reads
  * more than a few dozen ranks of a series' latencies (percentiles, early stopping, minimum and maximum).
  * <p>
- * Filled by one thread ({@link #count}, {@link #keep}), then {@link #finish finished}; read-only after that.
+ * Filled by one thread ({@link #add}), then {@link #finish finished}; read-only after that.
  */
 final class CountedLatencies implements SortedLatencies
 {

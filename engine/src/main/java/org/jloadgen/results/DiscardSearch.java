@@ -87,13 +87,14 @@ public final class DiscardSearch
         {
             return new DiscardSearch(scenario, percentile).discards(queriesIssued);
         }
-        final long t = queriesIssued < minQueries + 1 ? 0 : finish(percentile, next, queriesIssued);
+        final long t = queriesIssued < minQueries + 1 ? 0 : discardedPlusOne(finder, percentile, next, queriesIssued);
         if (scenario == TestScenario.MULTI_STREAM)
         {
             return new EarlyStopping.Discards(percentile, queriesIssued, minQueries, t, 0, 0);
         }
         final long t99 = queriesIssued < minQueries99 + 1 ? 0
-            : secondIsFirst ? t : finish(EarlyStopping.SINGLE_STREAM_SECOND_PERCENTILE, next99, queriesIssued);
+            : secondIsFirst ? t : discardedPlusOne(finder, EarlyStopping.SINGLE_STREAM_SECOND_PERCENTILE, next99,
+                queriesIssued);
         return new EarlyStopping.Discards(percentile, queriesIssued, minQueries, t, minQueries99, t99);
     }
 
@@ -116,9 +117,11 @@ public final class DiscardSearch
     }
 
     /**
-     * The rest of LoadGen's loop: {@code t = i - 1} for the first {@code i} with {@code Q < F(i) + i}, else 1.
+     * LoadGen's loop from {@code from} on: {@code t = i - 1} for the first {@code i} with {@code Q < F(i) + i}, else 1.
+     * From 2 it is the whole loop ({@link EarlyStopping}'s estimates run it so).
      */
-    private long finish(final double p, final long from, final long queriesIssued)
+    static long discardedPlusOne(final MinPassingQueriesFinder finder, final double p, final long from,
+        final long queriesIssued)
     {
         for (long i = from; i < queriesIssued + 1; i++)
         {

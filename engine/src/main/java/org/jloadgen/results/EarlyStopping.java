@@ -273,7 +273,8 @@ public final class EarlyStopping
         {
             return new Result(false, notEnoughQueries(queriesIssued, hMin), previousLatencySs, previousLatencyMs);
         }
-        final long t = known != null ? known.discardedPlusOne() : discardedPlusOne(finder, percentile, queriesIssued);
+        final long t = known != null ? known.discardedPlusOne()
+            : DiscardSearch.discardedPlusOne(finder, percentile, 2, queriesIssued);
         final long estimate = at(latencies, queriesIssued - t);
         final StringBuilder reco = new StringBuilder(256)
             .append(" * Processed at least ").append(hMin + 1).append(" queries (").append(queriesIssued).append(").\n")
@@ -294,7 +295,7 @@ public final class EarlyStopping
         else
         {
             final long t99 = known != null ? known.discardedPlusOne99()
-                : discardedPlusOne(finder, SINGLE_STREAM_SECOND_PERCENTILE, queriesIssued);
+                : DiscardSearch.discardedPlusOne(finder, SINGLE_STREAM_SECOND_PERCENTILE, 2, queriesIssued);
             latencyMs = at(latencies, queriesIssued - t99);
             reco.append("\n * Early stopping ").append(CFormat.fixed(SINGLE_STREAM_SECOND_PERCENTILE * 100, 1))
                 .append("th percentile estimate: ").append(latencyMs);
@@ -316,7 +317,8 @@ public final class EarlyStopping
         {
             return new Result(false, notEnoughQueries(queriesIssued, hMin), previousLatencySs, previousLatencyMs);
         }
-        final long t = known != null ? known.discardedPlusOne() : discardedPlusOne(finder, percentile, queriesIssued);
+        final long t = known != null ? known.discardedPlusOne()
+            : DiscardSearch.discardedPlusOne(finder, percentile, 2, queriesIssued);
         final long estimate = at(queryLatencies, queriesIssued - t);
         final String reco = " * Processed at least " + (hMin + 1) + " queries (" + queriesIssued + ").\n"
             + " * Would discard " + (t - 1) + " highest latency queries.\n"
@@ -349,23 +351,6 @@ public final class EarlyStopping
     {
         return " * Only processed " + queriesIssued + " queries.\n * Need to process at least " + (hMin + 1)
             + " queries for early stopping.";
-    }
-
-    /**
-     * LoadGen's loop: t = 1, then for i = 2.. the first i with {@code Q < F(i) + i} gives t = i - 1.
-     */
-    private static long discardedPlusOne(final MinPassingQueriesFinder finder, final double percentile,
-        final long queriesIssued)
-    {
-        for (long i = 2; i < queriesIssued + 1; i++)
-        {
-            final long h = finder.find(i, percentile, TOLERANCE, CONFIDENCE);
-            if (queriesIssued < h + i)
-            {
-                return i - 1;
-            }
-        }
-        return 1;
     }
 
     /** Number of latencies strictly above the bound (LoadGen's count_if latency > target). */
