@@ -234,11 +234,7 @@ public final class QueryGenerator
             int accuracyNext = 0;
             int uniqueNext = 0;
             long equalIssueNext = 0;
-            long bitWord = 0;
-            int bitCount = 0;
-            boolean anyBit = false;
-            final double offset = selection.offset();
-            final double probability = selection.probability();
+            final AccuracyLogBits logBits = new AccuracyLogBits(bits, selection.offset(), selection.probability());
 
             while (prevTimestampNs < genDurationNs || queries < minQueries)
             {
@@ -266,44 +262,8 @@ public final class QueryGenerator
                 }
                 else if (scenario == TestScenario.OFFLINE)
                 {
-                    final long first = positions.reserve(samplesPerQuery);
-                    final MemorySegment seg = positions.segment();
-                    if (same)
-                    {
-                        for (long i = 0; i < samplesPerQuery; i++)
-                        {
-                            Trace.setPosition(seg, positionBytes, first + i, sameIndex);
-                        }
-                    }
-                    else
-                    {
-                        final int full = samplesPerQuery / loadedSize;
-                        final int rem = samplesPerQuery % loadedSize;
-                        final int[] block = new int[loadedSize];
-                        long at = first;
-                        for (int r = 0; r < full; r++)
-                        {
-                            for (int i = 0; i < loadedSize; i++)
-                            {
-                                block[i] = i;
-                            }
-                            if (equalIssueMode)
-                            {
-                                // std::shuffle's swaps depend only on the draws, so shuffling positions
-                                // equals LoadGen's shuffle of the copied QSL indices.
-                                StdRandom.shuffle(block, sampleRng);
-                            }
-                            for (int i = 0; i < loadedSize; i++)
-                            {
-                                Trace.setPosition(seg, positionBytes, at + i, block[i]);
-                            }
-                            at += loadedSize;
-                        }
-                        for (int i = 0; i < rem; i++)
-                        {
-                            Trace.setPosition(seg, positionBytes, at + i, i);
-                        }
-                    }
+                    offlinePositions(positions, samplesPerQuery, loadedSize, same ? sameIndex : -1,
+                        equalIssueMode, sampleRng);
                 }
                 else
                 {
@@ -340,25 +300,7 @@ public final class QueryGenerator
                 }
 
                 // Appending the query draws one accuracy-log value per sample, in generation order.
-                for (int i = 0; i < samplesPerQuery; i++)
-                {
-                    final double value = sequence.nextAccuracyLogValue();
-                    if (bits != null)
-                    {
-                        final double shifted = value + offset < 1.0 ? value + offset : value + offset - 1.0;
-                        if (shifted <= probability)
-                        {
-                            bitWord |= 1L << bitCount;
-                            anyBit = true;
-                        }
-                        if (++bitCount == 64)
-                        {
-                            bits.addLong(bitWord);
-                            bitWord = 0;
-                            bitCount = 0;
-                        }
-                    }
-                }
+                logBits.append(sequence, samplesPerQuery);
                 if (offsets != null)
                 {
                     offsets.addLong(timestampNs);
@@ -374,10 +316,7 @@ public final class QueryGenerator
                     minQueries += loadedSize;
                 }
             }
-            if (bits != null && bitCount > 0)
-            {
-                bits.addLong(bitWord);
-            }
+            final boolean anyBit = logBits.finish();
 
             final long firstQueryId = sequence.nextQueryId();
             final long firstSampleId = sequence.nextSampleId();
@@ -386,6 +325,55 @@ public final class QueryGenerator
             return new Trace(scenario, seriesMode, set, samplesPerQuery, queries, firstQueryId, firstSampleId,
                 periodNs, timestampNs, accuracy, positions.detach(), offsets != null ? offsets.detach() : null,
                 bitsRegion, null, null);
+        }
+    }
+
+    /**
+     * An Offline query's samples: the loaded set in order, block after block (each block shuffled in equal-issue mode),
+     * or one index throughout. A method of its own, as {@link AccuracyLogBits}: its loops over millions of samples are
+     * compiled (on-stack replacement of a small method) early in a large query, not with the whole of generate.
+     *
+     * @param sameIndex the one position of {@code performance_issue_same}, or -1.
+     */
+    private static void offlinePositions(final GrowableOffHeapArray positions, final int samples, final int loadedSize,
+        final int sameIndex, final boolean equalIssueMode, final Mt19937 sampleRng)
+    {
+        final long first = positions.reserve(samples);
+        final MemorySegment seg = positions.segment();
+        final int positionBytes = positions.elementBytes();
+        if (sameIndex >= 0)
+        {
+            for (long i = 0; i < samples; i++)
+            {
+                Trace.setPosition(seg, positionBytes, first + i, sameIndex);
+            }
+            return;
+        }
+        final int full = samples / loadedSize;
+        final int rem = samples % loadedSize;
+        final int[] block = new int[loadedSize];
+        long at = first;
+        for (int r = 0; r < full; r++)
+        {
+            for (int i = 0; i < loadedSize; i++)
+            {
+                block[i] = i;
+            }
+            if (equalIssueMode)
+            {
+                // std::shuffle's swaps depend only on the draws, so shuffling positions equals LoadGen's shuffle of
+                // the copied QSL indices.
+                StdRandom.shuffle(block, sampleRng);
+            }
+            for (int i = 0; i < loadedSize; i++)
+            {
+                Trace.setPosition(seg, positionBytes, at + i, block[i]);
+            }
+            at += loadedSize;
+        }
+        for (int i = 0; i < rem; i++)
+        {
+            Trace.setPosition(seg, positionBytes, at + i, i);
         }
     }
 

@@ -13,7 +13,7 @@ public final class SequenceGen
     private final Mt19937 accuracyLogRng = new Mt19937();
     private long nextQueryId;
     private long nextSampleId;
-    /** Outputs handed to a streamed trace's own copy of the generator, skipped here before its next draw. */
+    /** Outputs handed to a streamed trace's own copy of the generator, or skipped, discarded before the next draw. */
     private long skippedOutputs;
 
     /**
@@ -51,6 +51,17 @@ public final class SequenceGen
     {
         skipHandedOut();
         return StdRandom.uniformReal01(accuracyLogRng);
+    }
+
+    /**
+     * Skips the next {@code samples} accuracy-log values that nothing reads (a series that logs every sample): the
+     * generator discards their outputs before its next draw, only if there is one.
+     *
+     * @param samples values skipped.
+     */
+    void skipAccuracyLogValues(final long samples)
+    {
+        skippedOutputs += 2 * samples;
     }
 
     /**
