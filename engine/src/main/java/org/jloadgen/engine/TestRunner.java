@@ -45,6 +45,8 @@ public final class TestRunner
     public static final String SUT_THREADS_KEY = "jloadgen_sut_threads";
     /** Detail-log key: what the JIT compiler threads may take while a measured series runs, and why. */
     public static final String JIT_THREADS_KEY = "jloadgen_jit_threads";
+    /** The detail log's record of the engine's warm-up: how long, which rounds, and why it ended. */
+    public static final String WARMUP_KEY = "jloadgen_warmup";
 
     private final SystemUnderTest sut;
     private final QuerySampleLibrary qsl;
@@ -188,7 +190,11 @@ public final class TestRunner
             {
                 SeriesEvent.load();
             }
-            Warmup.run(effective, options, options.jitWarmupMs());
+            final Warmup.Warmed warmed = Warmup.run(effective, options, options.jitWarmupMs(), sut);
+            if (warmed.ending() != null)
+            {
+                detail.log(WARMUP_KEY, warmed.describe());
+            }
 
             modes = new ModeRunner(new SeriesRunner(sut, sutName, qsl, options, issueLoop, sink, completionErrors,
                 logs, status), logs, qsl.totalSampleCount(), replay, status);

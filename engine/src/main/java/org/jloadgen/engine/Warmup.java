@@ -35,10 +35,10 @@ import org.jloadgen.schedule.Trace;
  * deoptimisation events): the trace is generated once and issued again and again, so the time goes to the
  * issue and completion loops; the completion path records into a histogram whenever the test does, because code
  * compiled without one was deoptimised by the test's first completion; Offline queries span several null-SUT
- * chunks, as the test's do; and after its budget the warm-up goes on while the JIT is still finishing
- * compilations (up to {@value WarmupClock#JIT_WAIT_BUDGETS} budgets in all, {@link WarmupClock}), because at
- * start-up the compiler threads are busy with the CLI's own code and the optimised loops otherwise arrived during
- * the measured run.
+ * chunks, as the test's do; and after its budget the warm-up goes on until its rounds stop getting faster or the
+ * JIT finishes no compilation for a while (up to {@value WarmupClock#JIT_WAIT_BUDGETS} budgets in all,
+ * {@link WarmupClock}), because at start-up the compiler threads are busy with the CLI's own code and the
+ * optimised loops otherwise arrived during the measured run.
  * <p>
  * What it added for a SUT that completes from a worker thread, measured with the {@code null-worker} Server run
  * ({@code -Xlog:deoptimization}): the test's first queries deoptimised the issue loop three ways, and for a while it
@@ -77,14 +77,17 @@ final class Warmup
     /**
      * @param test     the test's settings: its scenario, and which of LoadGen's end conditions it has.
      * @param options  the test's engine options (wait strategies are kept, the histogram is off).
-     * @param budgetMs how long to keep warming up.
-     * @return rounds run.
+     * @param budgetMs how long to keep warming up, at least ({@link WarmupClock}).
+     * @param testSut  the test's SUT, only to compare its class with the warm-up's own inline SUT's ({@code null}:
+     *                 unknown); it is never called.
+     * @return what ran.
      */
-    static int run(final EffectiveSettings test, final EngineOptions options, final long budgetMs)
+    static Warmed run(final EffectiveSettings test, final EngineOptions options, final long budgetMs,
+        final SystemUnderTest testSut)
     {
         if (budgetMs <= 0)
         {
-            return 0;
+            return Warmed.NONE;
         }
         final TestScenario scenario = test.scenario;
         ParkingLot.exerciseRareOutcomes(RARE_OUTCOME_ROUNDS);
@@ -117,15 +120,20 @@ final class Warmup
         final boolean paced = scenario == TestScenario.SERVER;
         final EffectiveSettings pacedSettings = paced ? pacedSettings(test) : null;
         final SequenceGen sequence = new SequenceGen();
-        final WarmupClock clock = new WarmupClock(budgetMs);
         int rounds = 0;
-        SystemUnderTest worker = provided == null ? null : provided.workerSut(privateBudget);
         // A test whose trace is generated while it runs takes a branch of the issue loop to the filling thread's
         // progress, and its completions read the accuracy-log selection from the generation: the warm-up's trace has
         // the same shape, or the test's first query and completion sprang the traps C2 left there
         // (-Xlog:jit+compilation, uncommon trap).
         final long minStreamedQueries = !options.generateAhead() && QueryGenerator.streams(test,
             TestMode.PERFORMANCE_ONLY) ? 0 : Long.MAX_VALUE;
+        // A test of the warm-up's own inline SUT runs no worker: worker rounds would only keep C2 busy with the
+        // toolkit's hand-off, and the inline loops the test runs arrived later (an Offline 3.3M-sample null-SUT
+        // process: its rounds at their compiled speed after 0.25-0.35 s without worker rounds, 0.9-1.0 s with them).
+        final SystemUnderTest inline = provided == null ? null : provided.inlineSut();
+        final boolean workerRounds = provided != null && (testSut == null || testSut.getClass() != inline.getClass());
+        SystemUnderTest worker = workerRounds ? provided.workerSut(privateBudget) : null;
+        final WarmupClock clock = new WarmupClock(budgetMs);
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator(), minStreamedQueries);
             SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,
@@ -135,7 +143,9 @@ final class Warmup
                 options.issueLateness(), quiet.allocator()) : null)
         {
             final SystemUnderTest[] suts = provided == null ? new SystemUnderTest[] {new SampleBySampleSut()}
-                : new SystemUnderTest[] {provided.inlineSut(), new SampleBySampleSut(), worker};
+                : workerRounds ? new SystemUnderTest[] {inline, new SampleBySampleSut(), worker}
+                : new SystemUnderTest[] {inline, new SampleBySampleSut()};
+            boolean another;
             do
             {
                 final SystemUnderTest sut = suts[rounds % suts.length];
@@ -143,11 +153,15 @@ final class Warmup
                 {
                     pacedRecorder.reset();
                     loop.run(pacedTrace, pacedRecorder, pacedSettings, TestMode.PERFORMANCE_ONLY, sut, sink);
+                    // Its time is the schedule's.
+                    another = clock.another();
                 }
                 else
                 {
+                    final long roundStartNs = System.nanoTime();
                     recorder.reset();
                     loop.run(trace, recorder, settings, TestMode.PERFORMANCE_ONLY, sut, sink);
+                    another = clock.another(rounds % suts.length, System.nanoTime() - roundStartNs);
                 }
                 if (sut == worker)
                 {
@@ -163,13 +177,37 @@ final class Warmup
                 }
                 rounds++;
             }
-            while (clock.another());
+            while (another);
         }
         finally
         {
             closeQuietly(worker);
         }
-        return rounds;
+        return new Warmed(rounds, clock.elapsedNs() / 1_000_000L, clock.ending(), workerRounds);
+    }
+
+    /**
+     * What a warm-up ran, for the detail log ({@code jloadgen_warmup}).
+     *
+     * @param rounds       rounds run.
+     * @param elapsedMs    how long.
+     * @param ending       why it ended ({@code null} when it did not run).
+     * @param workerRounds whether rounds with a worker SUT ran.
+     */
+    record Warmed(int rounds, long elapsedMs, WarmupClock.Ending ending, boolean workerRounds)
+    {
+        static final Warmed NONE = new Warmed(0, 0, null, false);
+
+        /**
+         * @return e.g. {@code 412 ms, 1234 rounds, no worker rounds (the test's SUT is the warm-up's inline null SUT);
+         *         ended: its rounds settled (...)}.
+         */
+        String describe()
+        {
+            return elapsedMs + " ms, " + rounds + " rounds, " + (workerRounds ? "with worker rounds"
+                : "no worker rounds (the test's SUT is the warm-up's inline null SUT, or no worker SUT is installed)")
+                + "; ended: " + ending.reason();
+        }
     }
 
     private static int offlineSamplesPerRound(final WarmupSuts provided)

@@ -18,7 +18,7 @@ import org.jloadgen.engine.WarmupClock;
  * the difference is a large share of the whole figure (benchmarks/README.md, "Measurements behind the code").
  * The user's SUT is not called, and nothing reaches LoadGen: with no
  * test running the bridge drops every completion (its counters restart with the test). As the engine's warm-up, it
- * goes on while the JIT is still finishing compilations ({@link WarmupClock}).
+ * goes on until its rounds stop getting faster or the JIT finishes no compilation for a while ({@link WarmupClock}).
  */
 final class BridgeWarmup
 {
@@ -58,8 +58,10 @@ final class BridgeWarmup
             }
             final QuerySampleResponses responses = new QuerySampleResponses(1, arena);
             final WarmupClock clock = new WarmupClock(warmupMs);
+            boolean another;
             do
             {
+                final long roundStartNs = System.nanoTime();
                 sut.issueQuery(samples.wrap(records.address(), largeQuery), sink);
                 for (int i = 0; i < SINGLES_PER_ROUND; i++)
                 {
@@ -70,8 +72,9 @@ final class BridgeWarmup
                 sink.firstToken(samples.responseId(0), 0L, 0L);
                 sink.complete(samples.responseId(0), 0L, 0L, 0L);
                 rounds++;
+                another = clock.another(0, System.nanoTime() - roundStartNs);
             }
-            while (clock.another());
+            while (another);
         }
         return rounds;
     }
