@@ -65,6 +65,17 @@ static void test_thread(void)
     uint64_t narrowed[16];
     jlg_cpu_node where;
     CHECK(jlg_gettid() > 0);
+    {
+        /* The process's CPU time grows with work done on this thread. */
+        const int64_t before = jlg_process_cpu_ns();
+        volatile uint64_t spin = 0;
+        CHECK(before >= 0);
+        while (jlg_process_cpu_ns() - before < 2000000)
+        {
+            spin++;
+        }
+        CHECK(spin > 0);
+    }
     CHECK(jlg_getcpu(&where) == 0);
     CHECK(jlg_get_thread_affinity(mask, sizeof(mask)) == 0);
     CHECK((mask[where.cpu / 64] >> (where.cpu % 64) & 1u) == 1u);

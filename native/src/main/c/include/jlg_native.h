@@ -30,6 +30,12 @@ int64_t jlg_page_size(void);
 int64_t jlg_gettid(void);
 
 /**
+ * @return the CPU time of the whole process, every thread, exited ones too, in ns
+ *         (clock_gettime(CLOCK_PROCESS_CPUTIME_ID)), or -1 if the clock cannot be read.
+ */
+int64_t jlg_process_cpu_ns(void);
+
+/**
  * Maps bytes of zero-filled, private, anonymous memory whose start is a multiple of alignment
  * (a power of two, at least the page size). Release it with jlg_unmap(address, bytes).
  */

@@ -8,14 +8,25 @@ import java.util.BitSet;
 import java.util.List;
 import java.util.Locale;
 
+import org.jloadgen.bindings.ProcessCpuTime;
+
 /**
- * How busy the other processes on this process's CPUs are, measured from Linux's own counters: the busy time of
- * each CPU the process may run on ({@code /proc/stat}, the CPUs of {@code Cpus_allowed_list} in
- * {@code /proc/self/status}) over a short window, less this process's own CPU time over the same window
- * ({@code /proc/self/stat}, every thread of it). What is left is what other processes (and the kernel for them) kept
- * busy: {@code 1.0} is one CPU's worth. The window is at least {@link #WINDOW_MS}; the process's budget opens it when
- * the process starts, so it usually spans the start-up ({@link Window}). A neighbour that keeps a CPU busy takes it
- * from a thread that would busy-spin there, so the {@link CpuBudget} counts it.
+ * How busy the other processes on this process's CPUs are, measured from Linux's own counters: the time each CPU the
+ * process may run on ({@code /proc/stat}, the CPUs of {@code Cpus_allowed_list} in {@code /proc/self/status}) was not
+ * idle over a short window, less this process's own CPU time over the same window (every thread of it). What is
+ * left is what other processes (and the kernel for them) kept busy: {@code 1.0} is one CPU's worth. The process's
+ * budget opens the window when the process starts, so it usually spans the start-up ({@link Window}). A neighbour
+ * that keeps a CPU busy takes it from a thread that would busy-spin there, so the {@link CpuBudget} counts it.
+ * <p>
+ * The window is at least {@link #PRECISE_WINDOW_MS} where this process's CPU time is read to the nanosecond
+ * ({@code clock_gettime(CLOCK_PROCESS_CPUTIME_ID)} through the native library), else {@link #WINDOW_MS}. Why the
+ * idle counter and the nanoseconds: {@code /proc} prints every counter in 10 ms ticks, and a counter's difference
+ * is off by up to a tick; the busy time summed from five counters (user, nice, system, irq, softirq and steal) less
+ * this process's ticks ({@code /proc/self/stat}) could be off by several ticks a CPU, which took a quarter of a
+ * second to average out. The idle counter is one counter a CPU (the kernel keeps it in nanoseconds for a tickless
+ * idle CPU and truncates it to ticks), and with this process's own time exact the figure is off by at most a tick a
+ * CPU: 0.2 CPU over 100 ms on two CPUs, under the half CPU that {@link #wholeCpus()} rounds at. The JVM, the CLI and
+ * the settings take longer than 100 ms before the figure is first needed, so the window costs a start nothing.
  * <p>
  * It is a sample, not a forecast: servers that sit idle while this process starts and get busy only once it sends
  * them work are not seen (network SUTs reserve CPUs for co-located servers themselves), and a build that starts
@@ -28,8 +39,10 @@ import java.util.Locale;
  */
 public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boolean measured)
 {
-    /** The shortest measuring window. */
+    /** The shortest measuring window where this process's CPU time counts in ticks. */
     public static final long WINDOW_MS = 250;
+    /** The shortest measuring window where this process's CPU time is read to the nanosecond. */
+    public static final long PRECISE_WINDOW_MS = 100;
     /** A fixed figure instead of a measurement: CPUs other processes keep busy (e.g. {@code 0} on a quiet host). */
     public static final String BUSY_CPUS_PROP_NAME = "jloadgen.otherBusyCpus";
 
@@ -39,8 +52,8 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
 
     /**
      * @param window a measurement opened earlier.
-     * @return {@code -Djloadgen.otherBusyCpus=N} when given, else the window closed after at least
-     *         {@link #WINDOW_MS}.
+     * @return {@code -Djloadgen.otherBusyCpus=N} when given, else the window closed after at least its minimum
+     *         ({@link Window#minimumMs()}).
      */
     public static OtherProcesses configuredOr(final Window window)
     {
@@ -64,7 +77,7 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
             }
             return new OtherProcesses(cpus, 0, 0, false);
         }
-        return window.close(WINDOW_MS);
+        return window.close(window.minimumMs());
     }
 
     /**
@@ -77,6 +90,17 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
     }
 
     /**
+     * @return this process's CPU time in ns: to the nanosecond where the native library reads it, else from its
+     *         ticks ({@code /proc/self/stat}).
+     * @throws IOException where neither can be read.
+     */
+    static long ownCpuNs() throws IOException
+    {
+        final long preciseNs = ProcessCpuTime.nanosOrMinusOne();
+        return preciseNs >= 0 ? preciseNs : ownTicks() * NS_PER_TICK;
+    }
+
+    /**
      * A measurement under way: the counters read when it was opened. Opened early (the process's {@link CpuBudget}
      * opens one when it is made) and closed when the figure is first needed, the window costs only what is left of
      * its minimum length by then, instead of a 250 ms sleep before every test.
@@ -84,15 +108,18 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
     public static final class Window
     {
         private final BitSet allowed;
-        private final long busyBefore;
-        private final long ownBefore;
+        private final Idle idleBefore;
+        private final long ownBeforeNs;
+        private final boolean ownPrecise;
         private final long startNs;
 
-        private Window(final BitSet allowed, final long busyBefore, final long ownBefore, final long startNs)
+        private Window(final BitSet allowed, final Idle idleBefore, final long ownBeforeNs, final boolean ownPrecise,
+            final long startNs)
         {
             this.allowed = allowed;
-            this.busyBefore = busyBefore;
-            this.ownBefore = ownBefore;
+            this.idleBefore = idleBefore;
+            this.ownBeforeNs = ownBeforeNs;
+            this.ownPrecise = ownPrecise;
             this.startNs = startNs;
         }
 
@@ -104,17 +131,27 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
             try
             {
                 final BitSet allowed = allowedCpus();
-                return new Window(allowed, busyTicks(allowed), ownTicks(), System.nanoTime());
+                final boolean precise = ProcessCpuTime.nanosOrMinusOne() >= 0;
+                return new Window(allowed, idleTicks(allowed), ownCpuNs(), precise, System.nanoTime());
             }
             catch (final IOException | RuntimeException ex)
             {
-                return new Window(null, 0, 0, System.nanoTime());
+                return new Window(null, null, 0, false, System.nanoTime());
             }
         }
 
         /**
-         * @param minWindowMs the shortest window worth a figure: /proc counts in 10 ms ticks. Sleeps what is left
-         *                    of it, if anything.
+         * @return the shortest window worth a figure: {@link #PRECISE_WINDOW_MS} where this process's CPU time is
+         *         read to the nanosecond, else {@link #WINDOW_MS}.
+         */
+        public long minimumMs()
+        {
+            return ownPrecise ? PRECISE_WINDOW_MS : WINDOW_MS;
+        }
+
+        /**
+         * @param minWindowMs the shortest window worth a figure ({@link #minimumMs()}); sleeps what is left of it,
+         *                    if anything.
          * @return the measurement over the whole window, from {@link #open()} to now, or a zero one where
          *         {@code /proc} cannot be read.
          */
@@ -131,12 +168,13 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
                 {
                     Thread.sleep(leftNs / 1_000_000L, (int)(leftNs % 1_000_000L));
                 }
-                final long busyAfter = busyTicks(allowed);
-                final long ownAfter = ownTicks();
+                final Idle idleAfter = idleTicks(allowed);
+                final long ownAfterNs = ownCpuNs();
                 final long windowNs = System.nanoTime() - startNs;
-                final double others = Math.max(0, (busyAfter - busyBefore) - (ownAfter - ownBefore))
-                    / (double) CLOCK_TICKS_PER_SECOND / (windowNs / 1e9);
-                return new OtherProcesses(others, windowNs / 1_000_000L, allowed.cardinality(), true);
+                final long idleNs = (idleAfter.ticks() - idleBefore.ticks()) * NS_PER_TICK;
+                final long notIdleNs = idleAfter.cpus() * windowNs - idleNs;
+                final double others = Math.max(0, notIdleNs - (ownAfterNs - ownBeforeNs)) / (double)windowNs;
+                return new OtherProcesses(others, windowNs / 1_000_000L, idleAfter.cpus(), true);
             }
             catch (final IOException | RuntimeException ex)
             {
@@ -150,8 +188,19 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
         }
     }
 
+    /**
+     * Idle and iowait ticks summed over some CPUs.
+     *
+     * @param ticks the sum.
+     * @param cpus  the CPUs counted.
+     */
+    record Idle(long ticks, int cpus)
+    {
+    }
+
     /** Linux's USER_HZ, the unit of /proc's CPU times: 100 on every architecture Java runs on. */
     static final long CLOCK_TICKS_PER_SECOND = 100;
+    private static final long NS_PER_TICK = 1_000_000_000L / CLOCK_TICKS_PER_SECOND;
 
     /**
      * @return the whole CPUs other processes are counted as keeping busy: the figure rounded to the nearest whole
@@ -192,30 +241,38 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
     }
 
     /**
-     * @return busy ticks (user, nice, system, irq, softirq, steal) of the allowed CPUs, or of all when the mask is
-     *         unknown.
+     * @param allowed the CPUs to count, or an empty set for all (the total line).
+     * @return idle and iowait ticks of the allowed CPUs, and how many CPUs they cover.
      */
-    static long busyTicks(final BitSet allowed) throws IOException
+    static Idle idleTicks(final BitSet allowed) throws IOException
     {
-        long busy = 0;
-        final List<String> lines = Files.readAllLines(PROC_STAT, StandardCharsets.US_ASCII);
-        for (final String line : lines)
+        long idle = 0;
+        int cpus = 0;
+        int all = 0;
+        for (final String line : Files.readAllLines(PROC_STAT, StandardCharsets.US_ASCII))
         {
             if (!line.startsWith("cpu"))
             {
                 continue;
             }
+            // cpuN user nice system idle iowait irq softirq steal ...
             final String[] f = line.split("\\s+");
-            final boolean total = f[0].equals("cpu");
-            if (total != allowed.isEmpty() || (!total && !allowed.get(Integer.parseInt(f[0].substring(3)))))
+            if (f[0].equals("cpu"))
             {
+                if (allowed.isEmpty())
+                {
+                    idle += Long.parseLong(f[4]) + Long.parseLong(f[5]);
+                }
                 continue;
             }
-            // user nice system idle iowait irq softirq steal
-            busy += Long.parseLong(f[1]) + Long.parseLong(f[2]) + Long.parseLong(f[3]) + Long.parseLong(f[6])
-                + Long.parseLong(f[7]) + (f.length > 8 ? Long.parseLong(f[8]) : 0);
+            all++;
+            if (!allowed.isEmpty() && allowed.get(Integer.parseInt(f[0].substring(3))))
+            {
+                idle += Long.parseLong(f[4]) + Long.parseLong(f[5]);
+                cpus++;
+            }
         }
-        return busy;
+        return new Idle(idle, allowed.isEmpty() ? all : cpus);
     }
 
     /**

@@ -75,14 +75,37 @@ class OtherProcessesTest
     }
 
     @Test
+    void shouldNeedAShorterWindowWhereItsOwnCpuTimeIsExact() throws Exception
+    {
+        Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat: not Linux");
+        final OtherProcesses.Window window = OtherProcesses.Window.open();
+        final boolean exact = org.jloadgen.bindings.NativeLibrary.isAvailable();
+        assertEquals(exact ? OtherProcesses.PRECISE_WINDOW_MS : OtherProcesses.WINDOW_MS, window.minimumMs());
+        final OtherProcesses figure = window.close(window.minimumMs());
+        assertTrue(figure.measured());
+        assertTrue(figure.windowMs() >= window.minimumMs(), figure.describe());
+        assertEquals(Runtime.getRuntime().availableProcessors(), figure.cpusSeen(), figure.describe());
+        // Its own time, to the ns, grows by what this thread spins (the fallback counts 10 ms ticks).
+        final long beforeNs = OtherProcesses.ownCpuNs();
+        final long endNs = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(30);
+        while (System.nanoTime() - endNs < 0)
+        {
+            Thread.onSpinWait();
+        }
+        assertTrue(OtherProcesses.ownCpuNs() - beforeNs >= TimeUnit.MILLISECONDS.toNanos(exact ? 25 : 10));
+    }
+
+    @Test
     void shouldReadTheTicksOfTheCpusItMayRunOn() throws Exception
     {
         Assumptions.assumeTrue(Files.isReadable(Path.of("/proc/stat")), "no /proc/stat: not Linux");
         final BitSet first = new BitSet();
         first.set(0);
-        final long one = OtherProcesses.busyTicks(first);
-        final long all = OtherProcesses.busyTicks(new BitSet());
-        assertTrue(one > 0 && all >= one, one + " of " + all);
+        final OtherProcesses.Idle one = OtherProcesses.idleTicks(first);
+        final OtherProcesses.Idle all = OtherProcesses.idleTicks(new BitSet());
+        assertEquals(1, one.cpus());
+        assertTrue(all.cpus() >= Runtime.getRuntime().availableProcessors(), all + " for all CPUs");
+        assertTrue(one.ticks() > 0 && all.ticks() >= one.ticks(), one + " of " + all);
     }
 
     @Test

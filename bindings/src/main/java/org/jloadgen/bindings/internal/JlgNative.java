@@ -36,7 +36,7 @@ public final class JlgNative
         ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE));
     /** Names of the functions bound here, in the order of the allow-list. */
     public static final List<String> FUNCTIONS = List.of(
-        "jlg_page_size", "jlg_gettid", "jlg_map_anonymous", "jlg_unmap", "jlg_mlock", "jlg_munlock",
+        "jlg_page_size", "jlg_gettid", "jlg_process_cpu_ns", "jlg_map_anonymous", "jlg_unmap", "jlg_mlock", "jlg_munlock",
         "jlg_madvise_hugepage", "jlg_madvise_willneed", "jlg_mbind_node", "jlg_node_of_address", "jlg_getcpu",
         "jlg_get_memlock_limit", "jlg_set_thread_affinity", "jlg_get_thread_affinity", "jlg_set_thread_timer_slack",
         "jlg_get_thread_timer_slack", "jlg_set_thread_idle_policy", "jlg_get_thread_policy", "jlg_set_task_policy",
@@ -161,6 +161,60 @@ public final class JlgNative
         try
         {
             return (long)jlg_gettid.HANDLE.invokeExact();
+        }
+        catch (final Error | RuntimeException ex)
+        {
+            throw ex;
+        }
+        catch (final Throwable ex)
+        {
+            throw new AssertionError("should not reach here", ex);
+        }
+    }
+
+    private static final class jlg_process_cpu_ns
+    {
+        static final FunctionDescriptor DESC = FunctionDescriptor.of(C_LONG);
+        static final MemorySegment ADDR = findOrThrow("jlg_process_cpu_ns");
+        static final MethodHandle HANDLE = Linker.nativeLinker().downcallHandle(ADDR, DESC,
+            LINKER_CRITICAL);
+    }
+
+    /**
+     * @return the descriptor of {@code jlg_process_cpu_ns}.
+     */
+    public static FunctionDescriptor jlg_process_cpu_ns$descriptor()
+    {
+        return jlg_process_cpu_ns.DESC;
+    }
+
+    /**
+     * @return the downcall handle of {@code jlg_process_cpu_ns} (critical).
+     */
+    public static MethodHandle jlg_process_cpu_ns$handle()
+    {
+        return jlg_process_cpu_ns.HANDLE;
+    }
+
+    /**
+     * @return the address of {@code jlg_process_cpu_ns}.
+     */
+    public static MemorySegment jlg_process_cpu_ns$address()
+    {
+        return jlg_process_cpu_ns.ADDR;
+    }
+
+    /**
+     * The CPU time of the whole process, every thread, exited ones too, in ns
+     * (clock_gettime(CLOCK_PROCESS_CPUTIME_ID)), or -1 if the clock cannot be read.
+     *
+     * @return the result.
+     */
+    public static long jlg_process_cpu_ns()
+    {
+        try
+        {
+            return (long)jlg_process_cpu_ns.HANDLE.invokeExact();
         }
         catch (final Error | RuntimeException ex)
         {
