@@ -21,7 +21,7 @@ class ProcessCpuTimeTest
         spinner.join();
         final long afterNs = ProcessCpuTime.nanosOrMinusOne();
         assertTrue(afterNs - beforeNs >= TimeUnit.MILLISECONDS.toNanos(25), (afterNs - beforeNs) + " ns");
-        // Finer than the kernel's 10 ms ticks: two readings a few microseconds of work apart differ, by less than a tick.
+        // Finer than the kernel's 10 ms ticks: readings a few microseconds of work apart differ, by less than a tick.
         long first = ProcessCpuTime.nanosOrMinusOne();
         long second = first;
         for (int i = 0; i < 1_000 && second == first; i++)

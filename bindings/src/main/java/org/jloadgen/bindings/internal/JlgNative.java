@@ -36,7 +36,8 @@ public final class JlgNative
         ValueLayout.ADDRESS.withTargetLayout(MemoryLayout.sequenceLayout(Long.MAX_VALUE, ValueLayout.JAVA_BYTE));
     /** Names of the functions bound here, in the order of the allow-list. */
     public static final List<String> FUNCTIONS = List.of(
-        "jlg_page_size", "jlg_gettid", "jlg_process_cpu_ns", "jlg_map_anonymous", "jlg_unmap", "jlg_mlock", "jlg_munlock",
+        "jlg_page_size", "jlg_gettid", "jlg_process_cpu_ns", "jlg_map_anonymous", "jlg_unmap", "jlg_mlock",
+        "jlg_munlock",
         "jlg_madvise_hugepage", "jlg_madvise_willneed", "jlg_mbind_node", "jlg_node_of_address", "jlg_getcpu",
         "jlg_get_memlock_limit", "jlg_set_thread_affinity", "jlg_get_thread_affinity", "jlg_set_thread_timer_slack",
         "jlg_get_thread_timer_slack", "jlg_set_thread_idle_policy", "jlg_get_thread_policy", "jlg_set_task_policy",
