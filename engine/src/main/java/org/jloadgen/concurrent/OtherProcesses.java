@@ -5,7 +5,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
-import java.util.List;
 import java.util.Locale;
 
 import org.jloadgen.bindings.ProcessCpuTime;
