@@ -190,7 +190,9 @@ public final class TestRunner
             {
                 SeriesEvent.load();
             }
-            final Warmup.Warmed warmed = Warmup.run(effective, options, options.jitWarmupMs(), sut);
+            // As SeriesRunner's recorders keep them: for the Chrome trace, and Server's issue-lateness log.
+            final boolean keepsIssueTimes = logs.files().traceWriter() != null || logs.issueLatenessLog() != null;
+            final Warmup.Warmed warmed = Warmup.run(effective, options, options.jitWarmupMs(), sut, keepsIssueTimes);
             if (warmed.ending() != null)
             {
                 detail.log(WARMUP_KEY, warmed.describe());

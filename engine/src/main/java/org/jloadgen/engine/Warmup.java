@@ -80,10 +80,13 @@ final class Warmup
      * @param budgetMs how long to keep warming up, at least ({@link WarmupClock}).
      * @param testSut  the test's SUT, only to compare its class with the warm-up's own inline SUT's ({@code null}:
      *                 unknown); it is never called.
+     * @param keepsIssueTimes whether the test's series keep issue times per query (a Chrome trace, Server's
+     *                 issue-lateness log): the warm-up's recorders do too, so that they take the test's branches (a
+     *                 SingleStream recorder without them keeps latencies in its slots, {@code SeriesRecorder}).
      * @return what ran.
      */
     static Warmed run(final EffectiveSettings test, final EngineOptions options, final long budgetMs,
-        final SystemUnderTest testSut)
+        final SystemUnderTest testSut, final boolean keepsIssueTimes)
     {
         if (budgetMs <= 0)
         {
@@ -136,11 +139,11 @@ final class Warmup
         final WarmupClock clock = new WarmupClock(budgetMs);
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator(), minStreamedQueries);
-            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram,
-                options.issueLateness(), quiet.allocator());
+            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram, keepsIssueTimes,
+                quiet.allocator());
             Trace pacedTrace = paced ? pacedTrace(pacedSettings, set, sequence, quiet) : null;
             SeriesRecorder pacedRecorder = paced ? new SeriesRecorder(pacedTrace, false, errors, null, histogram,
-                options.issueLateness(), quiet.allocator()) : null)
+                keepsIssueTimes, quiet.allocator()) : null)
         {
             final SystemUnderTest[] suts = provided == null ? new SystemUnderTest[] {new SampleBySampleSut()}
                 : workerRounds ? new SystemUnderTest[] {inline, new SampleBySampleSut(), worker}

@@ -26,17 +26,29 @@ public final class IssueTimes implements AutoCloseable
     private final MemorySegment scheduled;
     private final MemorySegment issued;
 
+    /** Latest-only mode: the latest query's number and scheduled time, the issue thread's (see {@link #latestOnly}). */
+    private long latestQuery = -1;
+    private long latestScheduledNs;
+    private final boolean latestOnly;
+
     /**
      * @param trace      the series' queries.
      * @param trackIssue whether Server issue times are kept per query.
+     * @param latestOnly SingleStream only: keep the latest query's scheduled time alone, not one per query, because
+     *                   the completion slots hold latencies ({@link SeriesRecorder}).
      * @param allocator  where the memory comes from.
      */
-    IssueTimes(final Trace trace, final boolean trackIssue, final OffHeapAllocator allocator)
+    IssueTimes(final Trace trace, final boolean trackIssue, final boolean latestOnly, final OffHeapAllocator allocator)
     {
         this.trace = trace;
         this.scenario = trace.scenario();
+        if (latestOnly && scenario != TestScenario.SINGLE_STREAM)
+        {
+            throw new IllegalArgumentException("only a SingleStream series keeps its latest issue time alone");
+        }
+        this.latestOnly = latestOnly;
         final boolean issueTimed = scenario == TestScenario.SINGLE_STREAM || scenario == TestScenario.MULTI_STREAM;
-        this.scheduledRegion = issueTimed ? allocator.allocate(trace.queryCount() << 3) : null;
+        this.scheduledRegion = issueTimed && !latestOnly ? allocator.allocate(trace.queryCount() << 3) : null;
         this.scheduled = scheduledRegion == null ? null : scheduledRegion.segment();
         this.issuedRegion = trackIssue && scenario == TestScenario.SERVER
             ? allocator.allocate(trace.queryCount() << 3) : null;
@@ -51,7 +63,43 @@ public final class IssueTimes implements AutoCloseable
      */
     public void scheduled(final long query, final long relativeNs)
     {
+        if (latestOnly)
+        {
+            // Written before the query goes out: the completing thread reads both after the hand-off that publishes
+            // the query, as it would read the query's slot of the array.
+            latestScheduledNs = relativeNs;
+            latestQuery = query;
+            return;
+        }
         scheduled.set(ValueLayout.JAVA_LONG, query << 3, relativeNs);
+    }
+
+    /**
+     * @return whether only the latest query's scheduled time is kept (SingleStream with latency slots).
+     */
+    public boolean latestOnly()
+    {
+        return latestOnly;
+    }
+
+    /**
+     * Latest-only mode: the latest issued query, for its completing thread.
+     *
+     * @return its number, or -1 before the first.
+     */
+    long latestQuery()
+    {
+        return latestQuery;
+    }
+
+    /**
+     * Latest-only mode: the latest issued query's scheduled time, for its completing thread.
+     *
+     * @return relative to the origin.
+     */
+    long latestScheduledRelativeNs()
+    {
+        return latestScheduledNs;
     }
 
     /**
@@ -110,6 +158,15 @@ public final class IssueTimes implements AutoCloseable
      */
     public long scheduledRelativeNs(final long query)
     {
+        if (latestOnly)
+        {
+            if (query != latestQuery)
+            {
+                throw new IllegalStateException("this SingleStream series kept the scheduled time of its latest query ("
+                    + latestQuery + ") only, not of query " + query);
+            }
+            return latestScheduledNs;
+        }
         if (scheduled != null)
         {
             return scheduled.get(ValueLayout.JAVA_LONG, query << 3);

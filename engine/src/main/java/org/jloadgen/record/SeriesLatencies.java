@@ -230,6 +230,11 @@ public final class SeriesLatencies
          */
         void run(final long queries)
         {
+            if (recorder.latencySlots())
+            {
+                runLatencySlots(queries);
+                return;
+            }
             if (spq == 1)
             {
                 runOneSamplePerQuery(queries);
@@ -336,6 +341,44 @@ public final class SeriesLatencies
             write = writeAt;
             sum = sumNs;
             maxCompletionNs = maxNs;
+        }
+
+        /**
+         * {@link #run} over slots that hold latencies (a SingleStream series without token latencies or a Chrome
+         * trace, {@link SeriesRecorder#latencySlots()}): its queries ran one at a time, so the latest completion is
+         * the recorder's, and the last query's end is it when that query completed.
+         */
+        private void runLatencySlots(final long queries)
+        {
+            long writeAt = write;
+            long sumNs = sum;
+            for (long q = 0; q < queries; q++)
+            {
+                final long slot = slots.get(ValueLayout.JAVA_LONG, q << 3);
+                if (slot <= 0)
+                {
+                    notCompleted(q, slot);
+                    continue;
+                }
+                final long latencyNs = slot - 1;
+                if (counted != null)
+                {
+                    counted.add(latencyNs);
+                }
+                else
+                {
+                    slots.set(ValueLayout.JAVA_LONG, writeAt++ << 3, latencyNs);
+                    sumNs += latencyNs;
+                }
+                if (q == lastQuery)
+                {
+                    lastQueryDoneNs = recorder.latestCompletionRelativeNs();
+                    lastQueryComplete = true;
+                }
+            }
+            write = writeAt;
+            sum = sumNs;
+            maxCompletionNs = Math.max(maxCompletionNs, recorder.latestCompletionRelativeNs());
         }
 
         /**

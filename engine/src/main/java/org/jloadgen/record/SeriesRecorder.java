@@ -58,6 +58,17 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     private final long histogramMaxNs;
     /** When each query was issued: the issue thread writes it, the histogram and the results read it. */
     private final IssueTimes issueTimes;
+    /**
+     * Whether a slot holds its sample's latency rather than its completion time: a SingleStream series without token
+     * latencies and without a Chrome trace. Its one query in flight at a time lets the completing thread take the
+     * latency from the latest issue time alone, so no scheduled time is kept per query ({@link IssueTimes#latestOnly}):
+     * half the memory a long series faults in before its clock starts (a VALID 10 s null-SUT SingleStream run
+     * generates 200M queries: 3.2 GB of slots and issue times, 1.0-4.7 s to fault in on this project's 2-CPU VM,
+     * benchmarks/README.md, issue 20, session 9).
+     */
+    private final boolean latencySlots;
+    /** Latency slots: the latest completion of the latest issued query, relative to the origin (completing thread). */
+    private long latestCompletionNs;
     /** How ids outside this series are counted when no earlier series owns them. */
     private final RetiredTarget misdirected;
     private long originNs;
@@ -73,8 +84,9 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
      * @param errors       where completion mistakes are counted.
      * @param accuracyLog  where selected payloads go, or {@code null} when no accuracy log is written.
      * @param histogram    an HdrHistogram recorder fed at completion time, or {@code null}.
-     * @param trackIssue   whether Server issue times are kept per query (for the Chrome trace and the issue
-     *                     lateness log).
+     * @param trackIssue   whether issue times are kept per query (for the Chrome trace and the issue lateness log);
+     *                     a SingleStream series without them, and without token latencies, keeps latencies in its
+     *                     slots.
      * @param allocator    where the slots' memory comes from.
      */
     public SeriesRecorder(
@@ -101,7 +113,8 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         this.histogramMaxNs = histogram == null ? 0 : histogram.getIntervalHistogram().getHighestTrackableValue();
         this.completionsRegion = allocator.allocate(sampleCount << 3);
         this.completions = completionsRegion.segment();
-        this.issueTimes = new IssueTimes(trace, trackIssue, allocator);
+        this.latencySlots = scenario == TestScenario.SINGLE_STREAM && !tokenMode && !trackIssue;
+        this.issueTimes = new IssueTimes(trace, trackIssue, latencySlots, allocator);
         this.firstTokensRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
         this.firstTokens = firstTokensRegion == null ? null : firstTokensRegion.segment();
         this.tokenCountsRegion = tokenMode ? allocator.allocate(sampleCount << 3) : null;
@@ -243,6 +256,10 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
      */
     public long completionRelativeNs(final long sample)
     {
+        if (latencySlots)
+        {
+            throw new IllegalStateException("this SingleStream series' slots hold latencies, not completion times");
+        }
         return Math.max(-1, completions.get(ValueLayout.JAVA_LONG, sample << 3) - 1);
     }
 
@@ -274,9 +291,28 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     }
 
     /**
+     * @return whether the slots hold latencies ({@link #completionSlots()}).
+     */
+    public boolean latencySlots()
+    {
+        return latencySlots;
+    }
+
+    /**
+     * Latency slots: read after the series, once its completions are counted (acquire).
+     *
+     * @return the completion time of the latest issued query that completed, relative to the origin, or 0 if none:
+     *         the series' latest completion, since its queries run one at a time.
+     */
+    public long latestCompletionRelativeNs()
+    {
+        return latestCompletionNs;
+    }
+
+    /**
      * @return the completion slots, 8 bytes per sample: 0 pending, the completion time relative to the origin plus
-     *         one, or minus (the failure time relative to the origin plus one) for a failed sample; reused in place
-     *         for latencies after the series.
+     *         one (with {@link #latencySlots()}, the latency plus one), or a negative value (minus the failure time
+     *         relative to the origin plus one) for a failed sample; reused in place for latencies after the series.
      */
     public MemorySegment completionSlots()
     {
@@ -363,7 +399,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         if (simple)
         {
             // The Offline fast path: id check, slot check, slot write.
-            final long stamp = nowNs - originNs + 1;
+            final long stamp = latencySlots ? latencyStamp(nowNs) : nowNs - originNs + 1;
             final MemorySegment slots = completions;
             final long first = firstSampleId + 1;
             final long n = sampleCount;
@@ -384,6 +420,10 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
                     continue;
                 }
                 slots.set(ValueLayout.JAVA_LONG, offset, stamp);
+                if (latencySlots)
+                {
+                    latestCompleted(sample, nowNs);
+                }
                 newlyCompleted++;
             }
         }
@@ -539,7 +579,15 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
             errors.record(Kind.DUPLICATE, responseId);
             return false;
         }
-        completions.set(ValueLayout.JAVA_LONG, offset, nowNs - originNs + 1);
+        if (latencySlots)
+        {
+            completions.set(ValueLayout.JAVA_LONG, offset, latencyStamp(nowNs));
+            latestCompleted(sample, nowNs);
+        }
+        else
+        {
+            completions.set(ValueLayout.JAVA_LONG, offset, nowNs - originNs + 1);
+        }
         if (tokenMode)
         {
             recordTokens(sample, responseId, tokenCount, offset);
@@ -548,11 +596,34 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
     }
 
     /**
+     * Latency slots: the slot value of a completion now, of the latest issued query, the one in flight (a
+     * never-issued sample's value is never read as a latency: the scan of never-issued slots counts it). Completing
+     * thread.
+     */
+    private long latencyStamp(final long nowNs)
+    {
+        return Math.max(0, nowNs - originNs - issueTimes.latestScheduledRelativeNs()) + 1;
+    }
+
+    /**
+     * Latency slots: keeps the completion time of the latest issued query when {@code sample} is it.
+     */
+    private void latestCompleted(final long sample, final long nowNs)
+    {
+        if (sample == issueTimes.latestQuery())
+        {
+            latestCompletionNs = nowNs - originNs;
+        }
+    }
+
+    /**
      * @return the sample's latency as the histogram records it (from its scheduled time, clamped to its range).
      */
     private long histogramLatencyNs(final long sample, final long nowNs)
     {
-        final long latencyNs = nowNs - originNs - issueTimes.scheduledRelativeNs(sample / samplesPerQuery);
+        final long scheduledNs = latencySlots ? issueTimes.latestScheduledRelativeNs()
+            : issueTimes.scheduledRelativeNs(sample / samplesPerQuery);
+        final long latencyNs = nowNs - originNs - scheduledNs;
         return Math.max(0, Math.min(latencyNs, histogramMaxNs));
     }
 

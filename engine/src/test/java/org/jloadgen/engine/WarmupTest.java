@@ -25,8 +25,14 @@ class WarmupTest
     {
         // A completion of a reused trace that was not reset would be a duplicate and stall the round on the
         // completion timeout; each scenario runs rounds with and without the latency histogram.
-        assertTrue(Warmup.run(test(scenario), new EngineOptions().latencyHistogram(true), 20, null).rounds() >= 1);
-        assertTrue(Warmup.run(test(scenario), new EngineOptions().latencyHistogram(false), 20, null).rounds() >= 1);
+        // And with issue times kept per query (a Chrome trace), which a SingleStream recorder keeps latencies without.
+        for (final boolean keepsIssueTimes : new boolean[] {false, true})
+        {
+            assertTrue(Warmup.run(test(scenario), new EngineOptions().latencyHistogram(true), 20, null,
+                keepsIssueTimes).rounds() >= 1);
+            assertTrue(Warmup.run(test(scenario), new EngineOptions().latencyHistogram(false), 20, null,
+                keepsIssueTimes).rounds() >= 1);
+        }
     }
 
     @Test
@@ -38,7 +44,7 @@ class WarmupTest
         {
             final EngineOptions options = new EngineOptions().cpuBudget(budget);
             assertEquals(ServerWaitStrategy.SLEEP, IssueWaits.resolve(options, 0).server());
-            assertTrue(Warmup.run(test(TestScenario.SERVER), options, 1_000, null).rounds() >= 2,
+            assertTrue(Warmup.run(test(TestScenario.SERVER), options, 1_000, null, false).rounds() >= 2,
                 "the paced trace runs from the second round");
             assertEquals(List.of("the test's SUT"), budget.sutThreadDescriptions(),
                 "the warm-up's own worker is not counted against the test's CPUs");
@@ -69,7 +75,7 @@ class WarmupTest
     @Test
     void shouldDoNothingWithoutABudget()
     {
-        final Warmup.Warmed none = Warmup.run(test(TestScenario.SERVER), new EngineOptions(), 0, null);
+        final Warmup.Warmed none = Warmup.run(test(TestScenario.SERVER), new EngineOptions(), 0, null, false);
         assertEquals(0, none.rounds());
         assertEquals(null, none.ending(), "no ending, so no jloadgen_warmup record");
     }

@@ -20,7 +20,7 @@ import org.jloadgen.schedule.SequenceGen;
 import org.jloadgen.schedule.Trace;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.CsvSource;
 
 /**
  * A series' latencies counted ({@link CountedLatencies}, large series) give what they give sorted: every rank, the
@@ -94,13 +94,14 @@ class SeriesLatenciesTest
     }
 
     /**
-     * SingleStream, and MultiStream with one sample per query: each latency is the completion minus the query's
-     * scheduled time, computed here sample by sample, with samples never completed and failed among them and the last
-     * query failed (its end is then the latest completion).
+     * SingleStream (its slots holding latencies, or completion times where issue times are kept for a Chrome trace),
+     * and MultiStream with one sample per query: each latency is the completion minus the query's scheduled time,
+     * computed here sample by sample, with samples never completed and failed among them and the last query failed
+     * (its end is then the latest completion). The samples complete and fail through the recorder, as a SUT's do.
      */
     @ParameterizedTest
-    @ValueSource(booleans = {false, true})
-    void shouldComputeOneSampleQueriesAsTheDefinitionSays(final boolean multiStream)
+    @CsvSource({"false, false", "false, true", "true, false"})
+    void shouldComputeOneSampleQueriesAsTheDefinitionSays(final boolean multiStream, final boolean keepsIssueTimes)
     {
         final int queries = 20_000;
         final CompletionErrors errors = new CompletionErrors();
@@ -110,12 +111,14 @@ class SeriesLatenciesTest
         try (Trace trace = QueryGenerator.generate(settings, LoadableSets.generate(64, 64, 64, settings.scenario,
                 settings.samplesPerQuery, 0).get(0), TestMode.PERFORMANCE_ONLY, new SequenceGen(),
                 QueryGenerator.AccuracyLogSelection.NONE, OffHeapAllocator.arena());
-            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, null, false,
+            SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, null, keepsIssueTimes,
                 OffHeapAllocator.arena()))
         {
             assertEquals(1, trace.samplesPerQuery());
+            assertEquals(!multiStream && !keepsIssueTimes, recorder.latencySlots());
+            assertEquals(!multiStream && !keepsIssueTimes, recorder.issueTimes().latestOnly());
+            recorder.origin(0);
             final SplittableRandom random = new SplittableRandom(11);
-            final MemorySegment slots = recorder.completionSlots();
             final List<Long> latencies = new ArrayList<>();
             long missing = 0;
             long failed = 0;
@@ -139,11 +142,11 @@ class SeriesLatenciesTest
                 {
                     failed++;
                     firstFailed = firstFailed < 0 ? id : firstFailed;
-                    slots.set(ValueLayout.JAVA_LONG, (long)q << 3, -(scheduledNs + 10));
+                    recorder.failSample(id, scheduledNs + 9);
                     continue;
                 }
                 final long completionNs = scheduledNs + random.nextLong(0, 3_000);
-                slots.set(ValueLayout.JAVA_LONG, (long)q << 3, completionNs + 1);
+                recorder.completeOne(id, completionNs, 0L, 0L, 0L);
                 latencies.add(completionNs - scheduledNs);
                 maxCompletionNs = Math.max(maxCompletionNs, completionNs);
                 scheduledNs = completionNs;

@@ -33,16 +33,16 @@ class ToolkitWarmupTest
     {
         final EffectiveSettings offline = new EffectiveSettings(new TestSettings().scenario(TestScenario.OFFLINE),
             1024, 1024);
-        final Warmup.Warmed inline = Warmup.run(offline, EngineFixture.fastOptions(), 20, new NullSut("x"));
+        final Warmup.Warmed inline = Warmup.run(offline, EngineFixture.fastOptions(), 20, new NullSut("x"), false);
         assertFalse(inline.workerRounds(), "the test runs no worker: " + inline.describe());
         assertTrue(inline.rounds() >= 1);
         assertNotNull(inline.ending());
         try (BatchingSut worker = NullWorkerSut.create(CompletionWaitStrategy.PARK))
         {
-            assertTrue(Warmup.run(offline, EngineFixture.fastOptions(), 20, worker).workerRounds(),
+            assertTrue(Warmup.run(offline, EngineFixture.fastOptions(), 20, worker, false).workerRounds(),
                 "a worker SUT's test gets the toolkit's hand-off compiled");
         }
-        assertTrue(Warmup.run(offline, EngineFixture.fastOptions(), 20, null).workerRounds(), "unknown SUT");
+        assertTrue(Warmup.run(offline, EngineFixture.fastOptions(), 20, null, false).workerRounds(), "unknown SUT");
     }
 
     @Test
