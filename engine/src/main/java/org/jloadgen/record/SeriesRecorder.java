@@ -161,6 +161,7 @@ public final class SeriesRecorder implements CompletionTarget, AutoCloseable
         {
             tokenCounts.fill((byte)0);
         }
+        latestCompletionNs = 0;
         completed.setRelease(0);
     }
 
