@@ -130,8 +130,10 @@ public record OtherProcesses(double busyCpus, long windowMs, int cpusSeen, boole
             try
             {
                 final BitSet allowed = allowedCpus();
-                final boolean precise = ProcessCpuTime.nanosOrMinusOne() >= 0;
-                return new Window(allowed, idleTicks(allowed), ownCpuNs(), precise, System.nanoTime());
+                final long preciseNs = ProcessCpuTime.nanosOrMinusOne();
+                final boolean precise = preciseNs >= 0;
+                return new Window(allowed, idleTicks(allowed), precise ? preciseNs : ownTicks() * NS_PER_TICK,
+                    precise, System.nanoTime());
             }
             catch (final IOException | RuntimeException ex)
             {

@@ -208,7 +208,7 @@ final class SeriesRunner
                 SeriesRecorder warmup = warm ? new SeriesRecorder(warmupTrace, settings.useTokenLatencies,
                     completionErrors, null, null, false, options.allocator()) : null;
                 SeriesRecorder recorder = new SeriesRecorder(trace, settings.useTokenLatencies, completionErrors,
-                    logs.accuracyCollector(), histogram, files.traceWriter() != null || lateness != null,
+                    logs.accuracyCollector(), histogram, logs.keepsIssueTimes(performance),
                     options.allocator()))
             {
                 if (warmupTrace != null)

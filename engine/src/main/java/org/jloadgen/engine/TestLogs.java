@@ -100,6 +100,16 @@ final class TestLogs
     }
 
     /**
+     * @param performance whether the series is a performance series (only those write the issue lateness log).
+     * @return whether its recorder keeps issue times per query: for the Chrome trace and the issue lateness log (a
+     *         SingleStream recorder without them keeps latencies in its slots, {@code SeriesRecorder}).
+     */
+    boolean keepsIssueTimes(final boolean performance)
+    {
+        return files.traceWriter() != null || (performance && issueLatenessLog != null);
+    }
+
+    /**
      * Logs an {@code error_runtime} record and repeats it on the console.
      *
      * @param message what went wrong.

@@ -190,9 +190,8 @@ public final class TestRunner
             {
                 SeriesEvent.load();
             }
-            // As SeriesRunner's recorders keep them: for the Chrome trace, and Server's issue-lateness log.
-            final boolean keepsIssueTimes = logs.files().traceWriter() != null || logs.issueLatenessLog() != null;
-            final Warmup.Warmed warmed = Warmup.run(effective, options, options.jitWarmupMs(), sut, keepsIssueTimes);
+            final Warmup.Warmed warmed = Warmup.run(effective, options, options.jitWarmupMs(), sut,
+                logs.keepsIssueTimes(true));
             if (warmed.ending() != null)
             {
                 detail.log(WARMUP_KEY, warmed.describe());

@@ -38,7 +38,6 @@ public final class WarmupClock
 
     /** The JIT's total compilation time in ms so far, or {@code null} where the JVM does not time it. */
     private final LongSupplier compiledMsSource;
-    private final boolean jitTimed;
     private final long startNs;
     private final long deadlineNs;
     private final long capNs;
@@ -50,7 +49,6 @@ public final class WarmupClock
     private final int[] roundsSinceGain = new int[MAX_KINDS];
     private long compiledMs;
     private long lastCompiledNs;
-    private long rounds;
     private Ending ending;
 
     /** Why a warm-up ended, for the detail log. */
@@ -99,11 +97,10 @@ public final class WarmupClock
     WarmupClock(final long budgetMs, final LongSupplier compiledMsSource)
     {
         this.compiledMsSource = compiledMsSource;
-        jitTimed = compiledMsSource != null;
         startNs = System.nanoTime();
         deadlineNs = startNs + budgetMs * 1_000_000L;
         capNs = startNs + JIT_WAIT_BUDGETS * budgetMs * 1_000_000L;
-        compiledMs = jitTimed ? compiledMsSource.getAsLong() : 0;
+        compiledMs = compiledMsSource != null ? compiledMsSource.getAsLong() : 0;
         lastCompiledNs = startNs;
         Arrays.fill(gainRoundNs, Long.MAX_VALUE);
     }
@@ -148,7 +145,7 @@ public final class WarmupClock
 
     private boolean another(final long nowNs)
     {
-        rounds++;
+        final boolean jitTimed = compiledMsSource != null;
         if (jitTimed)
         {
             final long totalMs = compiledMsSource.getAsLong();
@@ -211,14 +208,6 @@ public final class WarmupClock
     public Ending ending()
     {
         return ending;
-    }
-
-    /**
-     * @return rounds reported so far.
-     */
-    public long rounds()
-    {
-        return rounds;
     }
 
     /**
