@@ -3,53 +3,76 @@
 # JAVA_HOME is used when it is new enough; otherwise the newest JDK under /usr/lib/jvm (and a few other
 # usual places) is taken. Fails with a clear message when there is none.
 
-jlg_java_feature() {
-    # Prints the feature version (17, 22, 25...) of the java binary $1, or nothing. Read from the JDK's release
-    # file when it has one (no JVM start: the jloadgen launcher sources this on every command), else asked of java.
-    local release version
-    release="$(dirname "$(dirname "$1")")/release"
-    if [ -f "$release" ]; then
-        version=$(sed -n 's/^JAVA_VERSION="\(1\.\)\{0,1\}\([0-9][0-9]*\).*/\2/p' "$release" | head -n 1)
-        if [ -n "$version" ]; then
-            echo "$version"
-            return 0
-        fi
+# These run on every jloadgen command, so they use shell builtins only: a fork costs 3-9 ms on the project's 2-CPU VM,
+# and the launcher's forks took 0.25 s of a 0.7 s `jloadgen --version` (benchmarks/README.md).
+
+jlg_release_value() {
+    # Sets jlg_value to the value of key $2 in the JDK release file $1 (quotes removed), or to nothing.
+    local line
+    jlg_value=""
+    [ -f "$1" ] || return 0
+    while IFS= read -r line || [ -n "$line" ]; do
+        case "$line" in
+            "$2="*)
+                line="${line#"$2"=}"
+                line="${line#\"}"
+                jlg_value="${line%\"}"
+                return 0
+                ;;
+        esac
+    done < "$1"
+}
+
+jlg_java_feature_of() {
+    # Sets jlg_feature to the feature version (17, 22, 25...) of the java binary $1, or to nothing. Read from the
+    # JDK's release file when it has one (no JVM start), else asked of java.
+    local home="${1%/*}"
+    home="${home%/*}"
+    jlg_release_value "$home/release" JAVA_VERSION
+    jlg_value="${jlg_value#1.}"
+    jlg_feature="${jlg_value%%[!0-9]*}"
+    if [ -z "$jlg_feature" ]; then
+        jlg_feature=$("$1" -XshowSettings:properties -version 2>&1 \
+            | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1)
     fi
-    "$1" -XshowSettings:properties -version 2>&1 \
-        | sed -n 's/^ *java\.specification\.version = \([0-9][0-9]*\).*/\1/p' | head -n 1
+}
+
+jlg_java_feature() {
+    # Prints the feature version of the java binary $1, or nothing.
+    jlg_java_feature_of "$1"
+    echo "$jlg_feature"
 }
 
 jlg_find_jdk() {
-    local candidate version best="" best_version=0
+    # Sets jlg_jdk to JAVA_HOME if it is a JDK >= 22, else to the newest such JDK in the usual places; fails if none.
+    local candidate best="" best_version=0
     if [ -n "${JAVA_HOME:-}" ] && [ -x "$JAVA_HOME/bin/javac" ]; then
-        version=$(jlg_java_feature "$JAVA_HOME/bin/java")
-        if [ -n "$version" ] && [ "$version" -ge 22 ]; then
-            echo "$JAVA_HOME"
+        jlg_java_feature_of "$JAVA_HOME/bin/java"
+        if [ -n "$jlg_feature" ] && [ "$jlg_feature" -ge 22 ]; then
+            jlg_jdk="$JAVA_HOME"
             return 0
         fi
     fi
     for candidate in /usr/lib/jvm/* /opt/java/* /opt/jdk* /usr/local/java/*; do
         [ -x "$candidate/bin/javac" ] || continue
-        version=$(jlg_java_feature "$candidate/bin/java")
-        [ -n "$version" ] || continue
-        if [ "$version" -ge 22 ] && [ "$version" -gt "$best_version" ]; then
+        jlg_java_feature_of "$candidate/bin/java"
+        [ -n "$jlg_feature" ] || continue
+        if [ "$jlg_feature" -ge 22 ] && [ "$jlg_feature" -gt "$best_version" ]; then
             best="$candidate"
-            best_version="$version"
+            best_version="$jlg_feature"
         fi
     done
-    if [ -n "$best" ]; then
-        echo "$best"
-        return 0
-    fi
-    return 1
+    jlg_jdk="$best"
+    [ -n "$best" ]
 }
 
-if ! JAVA_HOME=$(jlg_find_jdk); then
+if ! jlg_find_jdk; then
     echo "error: JLoadGen needs a JDK 22 or newer (javac included)." >&2
     echo "       Looked at JAVA_HOME (${JAVA_HOME:-unset}) and /usr/lib/jvm/*, /opt/java/*, /opt/jdk*." >&2
     echo "       Install one (e.g. Temurin 25) or point JAVA_HOME at it." >&2
     exit 1
 fi
+JAVA_HOME="$jlg_jdk"
 export JAVA_HOME
 export PATH="$JAVA_HOME/bin:$PATH"
 

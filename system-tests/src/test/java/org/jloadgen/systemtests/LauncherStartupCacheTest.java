@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -53,6 +54,13 @@ class LauncherStartupCacheTest
         final String loaded = Files.readString(classes, StandardCharsets.UTF_8);
         assertTrue(loaded.contains("org.jloadgen.cli.Main source: shared objects file"),
             "the CLI's main class did not come from the cache");
+
+        // A jar newer than the cache (a rebuild) makes it stale: here the cache's key is made older than the jars.
+        Files.setLastModifiedTime(tree.resolve("target/jloadgen-classes.aot.key"), FileTime.fromMillis(0));
+        final Run third = launch(Map.of("JLOADGEN_AOT_CACHE", "1"), "--version");
+        assertEquals(0, third.status(), third.output());
+        assertTrue(third.output().contains("recording the JVM start-up cache"), "not recorded again after a "
+            + "rebuild: " + third.output());
     }
 
     @Test
