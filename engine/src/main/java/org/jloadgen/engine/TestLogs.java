@@ -9,6 +9,7 @@ import java.util.List;
 import org.agrona.concurrent.NanoClock;
 import org.jloadgen.api.EngineOptions;
 import org.jloadgen.api.LogSettings;
+import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.log.DetailLog;
 import org.jloadgen.record.AccuracyLogCollector;
@@ -50,17 +51,37 @@ final class TestLogs
      * Starts the detail log's clock and opens the collectors; after this, a failure still leaves complete logs.
      *
      * @param histogramIntervalMs interval of the latency histogram log.
+     * @param accuracyRingBytes   the accuracy-log collector's ring ({@link #accuracyRingBytes}).
      */
-    void start(final long histogramIntervalMs)
+    void start(final long histogramIntervalMs, final int accuracyRingBytes)
     {
         detail.origin(clock.nanoTime());
-        accuracyCollector = new AccuracyLogCollector(files.accuracyConsumer(),
-            AccuracyLogCollector.DEFAULT_CAPACITY_BYTES);
+        accuracyCollector = new AccuracyLogCollector(files.accuracyConsumer(), accuracyRingBytes);
         latencyLog = files.latencyLogPath() == null ? null
             : new LatencyIntervalLog(files.latencyLogPath(), histogramIntervalMs);
         issueLatenessLog = files.issueLatenessLogPath() == null ? null
             : new IssueLatenessLog(files.issueLatenessLogPath(), histogramIntervalMs);
         flightRecording = files.jfrPath() == null ? null : new FlightRecording(files.jfrPath());
+    }
+
+    /**
+     * The accuracy-log ring a test needs. One whose series are all performance series, with no accuracy-log
+     * probability or sampling target and no audit.config that could set one, copies a sample into the log only where
+     * its shifted draw is exactly 0 (LoadGen's rule is {@code <=}): a small ring carries that. Every other test gets
+     * the default ring. The default's 16 MiB are written (zeroed) when the ring is made, and faulting them in took 65
+     * ms of a 1.2 s SingleStream process on the 2-CPU VM (benchmarks/README.md, issue 20, session 10).
+     *
+     * @param requested          the test's settings before audit.config.
+     * @param auditConfigPresent whether an audit.config will be applied.
+     * @return the ring's capacity in bytes, a power of two.
+     */
+    static int accuracyRingBytes(final TestSettings requested, final boolean auditConfigPresent)
+    {
+        final boolean performanceOnly = requested.mode() == TestMode.PERFORMANCE_ONLY
+            || requested.mode() == TestMode.FIND_PEAK_PERFORMANCE;
+        return performanceOnly && !auditConfigPresent && requested.accuracyLogProbability() == 0
+            && requested.accuracyLogSamplingTarget() == 0 ? AccuracyLogCollector.SMALL_CAPACITY_BYTES
+            : AccuracyLogCollector.DEFAULT_CAPACITY_BYTES;
     }
 
     RunFiles files()

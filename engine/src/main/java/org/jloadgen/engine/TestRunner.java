@@ -2,6 +2,7 @@ package org.jloadgen.engine;
 
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
@@ -168,7 +169,8 @@ public final class TestRunner
         ModeRunner modes = null;
         try
         {
-            logs.start(options.histogramIntervalMs());
+            logs.start(options.histogramIntervalMs(), TestLogs.accuracyRingBytes(requested,
+                auditConfig != null && Files.isRegularFile(auditConfig)));
             final long nameStartNs = options.clock().nanoTime();
             final String sutName = sut.name();
             final long nameDurationNs = options.clock().nanoTime() - nameStartNs;

@@ -29,6 +29,8 @@ public final class AccuracyLogCollector implements AutoCloseable
 {
     /** Default ring capacity: 16 MiB of payload in flight. */
     public static final int DEFAULT_CAPACITY_BYTES = 16 * 1024 * 1024;
+    /** The ring of a test that logs a sample only by the rarest chance (one draw exactly 0): 64 KiB. */
+    public static final int SMALL_CAPACITY_BYTES = 64 * 1024;
 
     private static final int RESPONSE = 1;
     private static final int FIRST_TOKEN = 2;
