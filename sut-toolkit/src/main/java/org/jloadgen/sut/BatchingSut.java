@@ -31,17 +31,17 @@ import org.jloadgen.concurrent.TimerSlack;
  * lets them spin only where each has a CPU of its own with one left for the issue thread and one for everything else
  * ({@link CpuBudget}; one for LoadGen's issue thread where the official engine reserved it);
  * then they spin, parking only after {@value #AUTO_SPIN_PARK_AFTER_MS} ms without work. Otherwise they
- * {@code PARK}: spin {@value #PARK_SPIN_US} µs after their last batch, then park until the issue thread's next
- * publish wakes one, which costs that thread one memory read while no worker is parked. Such workers also park
- * while a batch fills (until it is full, flushed or timed out) instead of spinning. The workers are registered with the
- * CPU budget while the SUT is open, so the engine's issue thread does not spin on a CPU they need. The polling
- * strategies ({@code SPIN}, {@code YIELD}, {@code BACKOFF}, {@code SLEEP}) are kept as given.
+ * {@code PARK} as soon as they find no work, until the issue thread's next publish wakes one, which costs that thread
+ * one memory read while no worker is parked (an explicit {@code PARK} spins {@value #PARK_SPIN_US} µs first). Such
+ * workers also park while a batch fills (until it is full, flushed or timed out) instead of spinning. The workers are
+ * registered with the CPU budget while the SUT is open, so the engine's issue thread does not spin on a CPU they need.
+ * The polling strategies ({@code SPIN}, {@code YIELD}, {@code BACKOFF}, {@code SLEEP}) are kept as given.
  */
 public final class BatchingSut implements AbortableSut, AutoCloseable
 {
     /** Longest park of the issue thread while it waits for room in a full queue. */
     public static final long PRODUCER_MAX_PARK_NS = 1_000_000;
-    /** Spin window of a parking worker after its last batch (about what a park and wake-up cost). */
+    /** Spin window of a worker set to {@code PARK} after its last batch (about what a park and wake-up cost). */
     public static final long PARK_SPIN_US = 20;
     /** A worker that {@code AUTO} lets spin parks after this long without work (a SUT left idle between tests). */
     public static final long AUTO_SPIN_PARK_AFTER_MS = 100;
@@ -125,7 +125,12 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         final boolean cpusFree = budget.canSpin(settings.workers() + issueThreads);
         this.workerWait = asked == CompletionWaitStrategy.AUTO ? CompletionWaitStrategy.PARK : asked;
         final boolean autoSpin = asked == CompletionWaitStrategy.AUTO && cpusFree;
-        this.workerSpinNs = autoSpin ? AUTO_SPIN_PARK_AFTER_MS * 1_000_000L : PARK_SPIN_US * 1_000L;
+        // AUTO's parking worker does not spin first: on 2 CPUs with one worker, the 20 us spin after each batch left
+        // the hand-off 12-15 us at p50 against 4-5 us without, and Server p99.9 at 1.4-3.2 ms against 0.8-1.4 ms at
+        // 50k QPS (5 alternated runs each; a third of the woken worker's runs waited over 10 us for a CPU with the
+        // spin, an eighth without: perf sched; benchmarks/README.md, issue 20, session 10).
+        this.workerSpinNs = autoSpin ? AUTO_SPIN_PARK_AFTER_MS * 1_000_000L
+            : asked == CompletionWaitStrategy.AUTO ? 0 : PARK_SPIN_US * 1_000L;
         this.parkWhileFilling = workerWait == CompletionWaitStrategy.PARK && !autoSpin;
         this.workerWaitReason = describeWait(asked, cpusFree, budget, settings.workers(), workerSpinNs);
         this.batcher = new DynamicBatcher(settings);
@@ -163,12 +168,12 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
             : "no CPU is free for each spinning worker") + " after one for the issue thread and one for everything "
             + "else";
         return (cpusFree ? "SPIN, parking after " + spinNs / 1_000_000 + " ms without work"
-            : "PARK after a " + spinNs / 1_000 + " us spin") + " (" + why + ")";
+            : "PARK at once") + " (" + why + ")";
     }
 
     /**
      * @return how the idle workers wait and why, e.g.
-     *         {@code PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: ...)}.
+     *         {@code PARK at once (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: ...)}.
      */
     public String workerWait()
     {

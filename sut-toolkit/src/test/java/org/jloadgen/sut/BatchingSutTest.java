@@ -76,20 +76,24 @@ class BatchingSutTest
         assertTrue(sink.maxBatch.get() <= 16);
     }
 
-    @Test
-    void shouldHandEverySampleToParkingWorkersExactlyOnce()
+    @ParameterizedTest
+    @EnumSource(value = CompletionWaitStrategy.class, names = {"PARK", "AUTO"})
+    void shouldHandEverySampleToParkingWorkersExactlyOnce(final CompletionWaitStrategy wait)
     {
-        // Workers that park after a 20 us spin, leaders that park while their batch fills, and pauses long enough
-        // for every worker to park: each hand-off then needs a wake-up, and none may be lost.
+        // Workers that park after a 20 us spin (PARK) or at once (AUTO on 2 CPUs), leaders that park while their batch
+        // fills, and pauses long enough for every worker to park: each hand-off then needs a wake-up, and none may be
+        // lost.
         final RecordingSink sink = new RecordingSink();
         final int total = 20_000;
         final CpuBudget budget = new CpuBudget(2);
         try (BatchingSut sut = new BatchingSut("parking", new BatcherSettings(16, 50, 3, 1 << 12,
-            CompletionWaitStrategy.PARK, new int[0]), new SutStatistics("parking", 16,
+            wait, new int[0]), new SutStatistics("parking", 16,
                 List.of(SutStatistics.HANDOFF_STAGE)), worker -> (batch, responses, s) ->
                 s.complete(responses, batch.size()), null, budget))
         {
             assertEquals(3, budget.sutThreads());
+            assertTrue(sut.workerWait().startsWith(wait == CompletionWaitStrategy.AUTO ? "PARK at once" : "PARK"),
+                sut.workerWait());
             assertTimeoutPreemptively(LIMIT, () ->
             {
                 long id = 1;
@@ -137,7 +141,7 @@ class BatchingSutTest
         try (BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),
             new SutStatistics("one", 1, List.of()), worker -> complete, null, budget))
         {
-            assertEquals("PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 1 worker: no CPU is "
+            assertEquals("PARK at once (auto: 2 CPUs, 0 SUT threads before this SUT's 1 worker: no CPU is "
                 + "free for each spinning worker after one for the issue thread and one for everything else)",
                 one.workerWait());
         }
@@ -151,7 +155,7 @@ class BatchingSutTest
         try (BatchingSut two = new BatchingSut("two", BatcherSettings.of(1, 0, 2),
             new SutStatistics("two", 1, List.of()), worker -> complete, null, budget))
         {
-            assertEquals("PARK after a 20 us spin (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: no CPU is "
+            assertEquals("PARK at once (auto: 2 CPUs, 0 SUT threads before this SUT's 2 workers: no CPU is "
                 + "free for each spinning worker after one for the issue thread and one for everything else)",
                 two.workerWait());
         }
