@@ -32,7 +32,8 @@ import org.jloadgen.concurrent.TimerSlack;
  * ({@link CpuBudget}; one for LoadGen's issue thread where the official engine reserved it);
  * then they spin, parking only after {@value #AUTO_SPIN_PARK_AFTER_MS} ms without work. Otherwise they
  * {@code PARK} as soon as they find no work, until the issue thread's next publish wakes one, which costs that thread
- * one memory read while no worker is parked (an explicit {@code PARK} spins {@value #PARK_SPIN_US} µs first). Such
+ * one memory read while no worker is parked (an explicit {@code PARK}, and {@code AUTO} under the official LoadGen,
+ * spin {@value #PARK_SPIN_US} µs first). Such
  * workers also park while a batch fills (until it is full, flushed or timed out) instead of spinning. The workers are
  * registered with the CPU budget while the SUT is open, so the engine's issue thread does not spin on a CPU they need.
  * The polling strategies ({@code SPIN}, {@code YIELD}, {@code BACKOFF}, {@code SLEEP}) are kept as given.
@@ -125,12 +126,14 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         final boolean cpusFree = budget.canSpin(settings.workers() + issueThreads);
         this.workerWait = asked == CompletionWaitStrategy.AUTO ? CompletionWaitStrategy.PARK : asked;
         final boolean autoSpin = asked == CompletionWaitStrategy.AUTO && cpusFree;
-        // AUTO's parking worker does not spin first: on 2 CPUs with one worker, the 20 us spin after each batch left
-        // the hand-off 12-15 us at p50 against 4-5 us without, and Server p99.9 at 1.4-3.2 ms against 0.8-1.4 ms at
-        // 50k QPS (5 alternated runs each; a third of the woken worker's runs waited over 10 us for a CPU with the
-        // spin, an eighth without: perf sched; benchmarks/README.md, issue 20, session 10).
+        // AUTO's parking worker under JLoadGen's engine does not spin first: on 2 CPUs with one worker, the 20 us spin
+        // after each batch left the hand-off 12-15 us at p50 against 4-5 us without, and Server p99.9 at 1.4-3.2 ms
+        // against 0.8-1.4 ms at 50k QPS (5 alternated runs each; a third of the woken worker's runs waited over 10 us
+        // for a CPU with the spin, an eighth without: perf sched). Under the official LoadGen, whose issue thread
+        // sleeps with the default 50 us timer slack, the spin stays: without it the bridge's 10k-QPS worker p99 fell
+        // to 0.54-0.77 of a C++ SUT's against 0.78-1.00 (benchmarks/README.md, issue 20, session 10).
         this.workerSpinNs = autoSpin ? AUTO_SPIN_PARK_AFTER_MS * 1_000_000L
-            : asked == CompletionWaitStrategy.AUTO ? 0 : PARK_SPIN_US * 1_000L;
+            : asked == CompletionWaitStrategy.AUTO && issueThreads == 1 ? 0 : PARK_SPIN_US * 1_000L;
         this.parkWhileFilling = workerWait == CompletionWaitStrategy.PARK && !autoSpin;
         this.workerWaitReason = describeWait(asked, cpusFree, budget, settings.workers(), workerSpinNs);
         this.batcher = new DynamicBatcher(settings);
@@ -168,7 +171,7 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
             : "no CPU is free for each spinning worker") + " after one for the issue thread and one for everything "
             + "else";
         return (cpusFree ? "SPIN, parking after " + spinNs / 1_000_000 + " ms without work"
-            : "PARK at once") + " (" + why + ")";
+            : spinNs == 0 ? "PARK at once" : "PARK after a " + spinNs / 1_000 + " us spin") + " (" + why + ")";
     }
 
     /**

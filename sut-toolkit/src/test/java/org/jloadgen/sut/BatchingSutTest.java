@@ -80,9 +80,9 @@ class BatchingSutTest
     @EnumSource(value = CompletionWaitStrategy.class, names = {"PARK", "AUTO"})
     void shouldHandEverySampleToParkingWorkersExactlyOnce(final CompletionWaitStrategy wait)
     {
-        // Workers that park after a 20 us spin (PARK) or at once (AUTO on 2 CPUs), leaders that park while their batch
-        // fills, and pauses long enough for every worker to park: each hand-off then needs a wake-up, and none may be
-        // lost.
+        // Workers that park after a 20 us spin (PARK) or at once (AUTO on 2 CPUs under JLoadGen's engine), leaders that
+        // park while their batch fills, and pauses long enough for every worker to park: each hand-off then needs a
+        // wake-up, and none may be lost.
         final RecordingSink sink = new RecordingSink();
         final int total = 20_000;
         final CpuBudget budget = new CpuBudget(2);
@@ -144,6 +144,13 @@ class BatchingSutTest
             assertEquals("PARK at once (auto: 2 CPUs, 0 SUT threads before this SUT's 1 worker: no CPU is "
                 + "free for each spinning worker after one for the issue thread and one for everything else)",
                 one.workerWait());
+        }
+        try (CpuBudget.Registration loadGen = budget.reserve(1, "LoadGen's issue thread");
+            BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),
+                new SutStatistics("one", 1, List.of()), worker -> complete, null, budget))
+        {
+            // Under the official LoadGen, whose issue thread sleeps with the default timer slack, the spin stays.
+            assertTrue(one.workerWait().startsWith("PARK after a 20 us spin (auto: 2 CPUs"), one.workerWait());
         }
         try (CpuBudget.Registration loadGen = three.reserve(1, "LoadGen's issue thread");
             BatchingSut one = new BatchingSut("one", BatcherSettings.of(1, 0, 1),

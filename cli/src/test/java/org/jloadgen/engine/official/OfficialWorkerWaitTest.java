@@ -48,7 +48,7 @@ class OfficialWorkerWaitTest
         final int busy = others.find() ? Integer.parseInt(others.group(1)) : 0;
         // One CPU for everything else, one for LoadGen's issue thread and the neighbours': the worker spins only on a
         // CPU left after those (from 3 CPUs on, on a quiet machine).
-        final String expected = cpus - busy >= 3 ? "SPIN, parking after" : "PARK at once";
+        final String expected = cpus - busy >= 3 ? "SPIN, parking after" : "PARK after a 20 us spin";
         assertEquals(worker + expected, line.substring(0, worker.length() + expected.length()), line);
     }
 }
