@@ -37,12 +37,6 @@ jlg_java_feature_of() {
     fi
 }
 
-jlg_java_feature() {
-    # Prints the feature version of the java binary $1, or nothing.
-    jlg_java_feature_of "$1"
-    echo "$jlg_feature"
-}
-
 jlg_find_jdk() {
     # Sets jlg_jdk to JAVA_HOME if it is a JDK >= 22, else to the newest such JDK in the usual places; fails if none.
     local candidate best="" best_version=0

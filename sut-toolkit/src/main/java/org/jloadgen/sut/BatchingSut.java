@@ -33,10 +33,10 @@ import org.jloadgen.concurrent.TimerSlack;
  * then they spin, parking only after {@value #AUTO_SPIN_PARK_AFTER_MS} ms without work. Otherwise they
  * {@code PARK} as soon as they find no work, until the issue thread's next publish wakes one, which costs that thread
  * one memory read while no worker is parked (an explicit {@code PARK}, and {@code AUTO} under the official LoadGen,
- * spin {@value #PARK_SPIN_US} µs first). Such
- * workers also park while a batch fills (until it is full, flushed or timed out) instead of spinning. The workers are
- * registered with the CPU budget while the SUT is open, so the engine's issue thread does not spin on a CPU they need.
- * The polling strategies ({@code SPIN}, {@code YIELD}, {@code BACKOFF}, {@code SLEEP}) are kept as given.
+ * spin {@value #PARK_SPIN_US} µs first). Such workers also park while a batch fills (until it is full, flushed or
+ * timed out) instead of spinning. The workers are registered with the CPU budget while the SUT is open, so the
+ * engine's issue thread does not spin on a CPU they need. The polling strategies ({@code SPIN}, {@code YIELD},
+ * {@code BACKOFF}, {@code SLEEP}) are kept as given.
  */
 public final class BatchingSut implements AbortableSut, AutoCloseable
 {
