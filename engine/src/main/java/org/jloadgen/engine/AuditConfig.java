@@ -26,6 +26,15 @@ final class AuditConfig
     }
 
     /**
+     * @param auditConfig the audit.config to apply if it exists, or {@code null}.
+     * @return whether it exists, so that {@link #apply} applies it.
+     */
+    static boolean present(final Path auditConfig)
+    {
+        return auditConfig != null && Files.isRegularFile(auditConfig);
+    }
+
+    /**
      * @param requested   the requested settings (not changed).
      * @param auditConfig the audit.config to apply if it exists, or {@code null}.
      * @param detail      where the warnings and config errors go.
@@ -36,7 +45,7 @@ final class AuditConfig
         final PrintStream console)
     {
         final TestSettings settings = requested.copy();
-        if (auditConfig != null && Files.isRegularFile(auditConfig))
+        if (present(auditConfig))
         {
             detail.warning("warning_generic_message", String.format(AUDIT_WARNING, auditConfig.getFileName()));
             try

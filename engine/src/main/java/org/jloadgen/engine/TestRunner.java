@@ -2,7 +2,6 @@ package org.jloadgen.engine;
 
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.BitSet;
 import java.util.List;
@@ -170,7 +169,7 @@ public final class TestRunner
         try
         {
             logs.start(options.histogramIntervalMs(), TestLogs.accuracyRingBytes(requested,
-                auditConfig != null && Files.isRegularFile(auditConfig)));
+                AuditConfig.present(auditConfig)));
             final long nameStartNs = options.clock().nanoTime();
             final String sutName = sut.name();
             final long nameDurationNs = options.clock().nanoTime() - nameStartNs;

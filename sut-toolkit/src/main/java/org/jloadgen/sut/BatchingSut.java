@@ -122,7 +122,8 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         // A worker spins only beside a CPU for the issue thread (LoadGen's, when one is reserved for it) and one for
         // everything else: on 2 CPUs, a spinning worker left the issue thread sharing the other CPU with the kernel's
         // millisecond-long threads, p99.9 1.9-3.3 ms against 0.8-1.3 ms with both parked (benchmarks/README.md).
-        final int issueThreads = budget.reservedThreads() > 0 ? 0 : 1;
+        final boolean underOfficialLoadGen = budget.reservedThreads() > 0;
+        final int issueThreads = underOfficialLoadGen ? 0 : 1;
         final boolean cpusFree = budget.canSpin(settings.workers() + issueThreads);
         this.workerWait = asked == CompletionWaitStrategy.AUTO ? CompletionWaitStrategy.PARK : asked;
         final boolean autoSpin = asked == CompletionWaitStrategy.AUTO && cpusFree;
@@ -133,7 +134,7 @@ public final class BatchingSut implements AbortableSut, AutoCloseable
         // sleeps with the default 50 us timer slack, the spin stays: without it the bridge's 10k-QPS worker p99 fell
         // to 0.54-0.77 of a C++ SUT's against 0.78-1.00 (benchmarks/README.md, issue 20, session 10).
         this.workerSpinNs = autoSpin ? AUTO_SPIN_PARK_AFTER_MS * 1_000_000L
-            : asked == CompletionWaitStrategy.AUTO && issueThreads == 1 ? 0 : PARK_SPIN_US * 1_000L;
+            : asked == CompletionWaitStrategy.AUTO && !underOfficialLoadGen ? 0 : PARK_SPIN_US * 1_000L;
         this.parkWhileFilling = workerWait == CompletionWaitStrategy.PARK && !autoSpin;
         this.workerWaitReason = describeWait(asked, cpusFree, budget, settings.workers(), workerSpinNs);
         this.batcher = new DynamicBatcher(settings);
