@@ -1,5 +1,6 @@
 package org.jloadgen.cli;
 
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.EngineFlags;
 import org.jloadgen.cli.api.InterruptGuard;
 import org.jloadgen.cli.api.ProgressLine;
@@ -206,12 +207,12 @@ public final class RunCommand implements Callable<Integer>
             System.err.println("jloadgen: warning: the SUT's statistics could not be written: " + ex.getMessage());
         }
         stdout.println("Logs: " + result.summaryFile().toAbsolutePath().getParent());
-        stdout.println("  " + result.summaryFile().getFileName() + ", " + result.detailFile().getFileName() + ", "
-            + result.accuracyFile().getFileName()
+        stdout.println(ConsoleText.wrap("  " + result.summaryFile().getFileName() + ", "
+            + result.detailFile().getFileName() + ", " + result.accuracyFile().getFileName()
             + (result.traceFile() != null ? ", " + result.traceFile().getFileName() : "")
             + (result.latencyLogFile() != null ? ", " + result.latencyLogFile().getFileName() : "")
             + (result.issueLatenessFile() != null ? ", " + result.issueLatenessFile().getFileName() : "")
-            + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""));
+            + (result.jfrFile() != null ? ", " + result.jfrFile().getFileName() : ""), "  "));
         if (result.aborted())
         {
             // A SUT failure was printed as the run's error already: not again.
@@ -249,14 +250,14 @@ public final class RunCommand implements Callable<Integer>
         final Optional<DefaultJob> job = SutSelection.installedDefaultJob();
         if (job.isPresent())
         {
-            stdout.println("jloadgen: default job: " + job.get().description()
-                + (outDir == null ? "" : " (--out: logs in " + outDir + " instead)"));
+            stdout.println(ConsoleText.wrap("jloadgen: default job: " + job.get().description() + "; logs in "
+                + (outDir == null ? job.get().defaultOutDir() : outDir), "  "));
             return outDir == null ? job.get().run(stdout, stderr) : job.get().run(outDir, stdout, stderr);
         }
         final Path dir = outDir != null ? outDir : Path.of("out", "default-synthetic");
         Files.createDirectories(dir);
-        stdout.println("jloadgen: default job: Server at 2000 QPS for 10 s against the synthetic SUT "
-            + "(exponential 200 us service, 2 workers); no model module is installed");
+        stdout.println(ConsoleText.wrap("jloadgen: default job: Server at 2000 QPS for 10 s against the synthetic "
+            + "SUT (exponential 200 us service, 2 workers); no model module is installed; logs in " + dir, "  "));
         return Main.commandLine().execute("run", "--scenario", "Server", "--sut", SutSelection.FALLBACK_SUT,
             "--sut-opt", "service=exponential:200us", "--sut-opt", "workers=2",
             "--set", "server_target_qps=2000", "--set", "min_duration_ms=10000", "--out", dir.toString());

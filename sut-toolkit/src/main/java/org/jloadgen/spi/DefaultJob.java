@@ -16,6 +16,11 @@ public interface DefaultJob
     String description();
 
     /**
+     * @return where the job's logs go without {@code --out}.
+     */
+    java.nio.file.Path defaultOutDir();
+
+    /**
      * @return higher wins when several modules provide a default job.
      */
     int priority();

@@ -134,7 +134,8 @@ final class SutStatisticsFormat
         out.append(String.format(Locale.ROOT, "SUT statistics: %d batches, %d samples", batches, s.samples()));
         if (batches > 0)
         {
-            out.append(String.format(Locale.ROOT, ", mean batch %.1f; sizes ", (double)s.samples() / batches));
+            // The sizes on a line of their own, so that both lines fit 80 columns.
+            out.append(String.format(Locale.ROOT, ", mean batch %.1f%n  batch sizes ", (double)s.samples() / batches));
             final long[] counts = s.batchCounts();
             final List<Integer> used = new ArrayList<>();
             for (int size = 1; size < counts.length; size++)
@@ -188,6 +189,15 @@ final class SutStatisticsFormat
         {
             return String.format(Locale.ROOT, "%.1f us", ns / 1e3);
         }
-        return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
+        if (ns < 100_000_000)
+        {
+            return String.format(Locale.ROOT, "%.2f ms", ns / 1e6);
+        }
+        // Four figures at most from 100 ms up, so that a stage's line fits 80 columns with Offline's long hand-offs.
+        if (ns < 1_000_000_000)
+        {
+            return String.format(Locale.ROOT, "%.1f ms", ns / 1e6);
+        }
+        return String.format(Locale.ROOT, "%.3f s", ns / 1e9);
     }
 }

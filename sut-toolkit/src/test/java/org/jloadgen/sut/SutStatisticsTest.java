@@ -113,11 +113,35 @@ class SutStatisticsTest
         assertEquals(Map.of("zero_copy_batches", 5L), read.counters());
 
         final String printed = console.toString(StandardCharsets.UTF_8);
-        assertTrue(printed.startsWith("SUT statistics: 11 batches, 161 samples, mean batch 14.6; sizes 16 x10, 1 x1\n"),
-            printed);
+        assertTrue(printed.startsWith("SUT statistics: 11 batches, 161 samples, mean batch 14.6\n"
+            + "  batch sizes 16 x10, 1 x1\n"), printed);
         assertTrue(printed.contains("  infer      n 10, mean 1005 ns, p50 1004 ns, p99 1009 ns, max 1009 ns"), printed);
         assertTrue(printed.contains("  h2d        no recordings"), printed);
         assertTrue(printed.contains("written to " + file.toAbsolutePath()), printed);
+    }
+
+    @Test
+    void shouldPrintAnOfflineRunsLongHandOffsWithinEightyColumns() throws IOException
+    {
+        // An Offline run's queue: 5,165 batches of 128 waiting up to a second (the default job's figures).
+        final SutStatistics stats = new SutStatistics("cpu", 128, List.of("handoff"));
+        final SutStatistics.Recorder r = stats.newRecorder();
+        for (int i = 0; i < 5_165; i++)
+        {
+            r.recordBatch(i == 0 ? 50 : 128);
+            r.recordStageNs(0, 1_250_000L + i * 210_000L);
+        }
+        final ByteArrayOutputStream console = new ByteArrayOutputStream();
+        stats.write(dir, new PrintStream(console, true, StandardCharsets.UTF_8));
+        final List<String> printed = console.toString(StandardCharsets.UTF_8).lines().toList();
+        assertEquals("SUT statistics: 5165 batches, 661042 samples, mean batch 128.0", printed.get(0));
+        assertEquals("  batch sizes 128 x5164, 50 x1", printed.get(1));
+        assertTrue(printed.get(2).matches("  handoff    n 5165, mean 54\\d\\.\\d ms, p50 54\\d\\.\\d ms, "
+            + "p99 1\\.07\\d s, max 1\\.0\\d\\d s"), printed.get(2));
+        for (final String line : printed.subList(0, 3))
+        {
+            assertTrue(line.length() <= 80, line);
+        }
     }
 
     @Test

@@ -19,6 +19,7 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.cli.api.InterruptGuard;
 import org.jloadgen.cli.api.ProgressLine;
@@ -66,13 +67,25 @@ public final class CpuDefaultJob implements DefaultJob
     public static final long CALIBRATION_WINDOW_MS = 300;
     /** Calibration windows; the fastest counts. */
     public static final int CALIBRATION_WINDOWS = 4;
+    /** Continuation lines of the SUT's description: under its values ("model    ..."). */
+    private static final String LABEL_INDENT = "         ";
+    /** Continuation lines of a step's or result's line. */
+    private static final String STEP_INDENT = "      ";
+    /** Continuation lines of a log folder's line: under its path. */
+    private static final String LOGS_INDENT = "               ";
 
 
     @Override
     public String description()
     {
         return "the embedded Fashion-MNIST model on ONNX Runtime (CPU): an AccuracyOnly and a PerformanceOnly "
-            + "Offline run; logs in " + OUT_DIR_DEFAULT;
+            + "Offline run";
+    }
+
+    @Override
+    public Path defaultOutDir()
+    {
+        return outDir();
     }
 
     @Override
@@ -147,13 +160,13 @@ public final class CpuDefaultJob implements DefaultJob
         // One guard for the whole job: Ctrl-C aborts the test that runs and ends the job after what it printed.
         try (InterruptGuard guard = InterruptGuard.install(); CpuSut sut = CpuSut.open(model, inference))
         {
-            out.println(sut.describe());
+            out.println(ConsoleText.wrap(sut.describe(), LABEL_INDENT));
             final Path accuracyDir = outDir.resolve("accuracy");
             final Path performanceDir = outDir.resolve("performance");
 
             out.println();
-            out.println("[1/2] AccuracyOnly, Offline: all " + sut.library().totalSampleCount()
-                + " test images, logs in " + accuracyDir);
+            out.println(ConsoleText.wrap("[1/2] AccuracyOnly, Offline: all " + sut.library().totalSampleCount()
+                + " test images, logs in " + accuracyDir, STEP_INDENT));
             final TestResult accuracy = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
                 .mode(TestMode.ACCURACY_ONLY), accuracyDir, "[1/2] accuracy", false, guard, out, err);
             if (accuracy.aborted())
@@ -162,8 +175,8 @@ public final class CpuDefaultJob implements DefaultJob
                 return ExitCodes.INVALID;
             }
             final String score = sut.accuracy(accuracy.accuracyFile()).describe();
-            out.println("Accuracy: " + score + " (model.json: 89.19%, " + FashionMnist.KNOWN_CORRECT + " of "
-                + FashionMnist.SAMPLE_COUNT + ")");
+            out.println(ConsoleText.wrap("Accuracy: " + score + " (model.json: 89.19%, "
+                + FashionMnist.KNOWN_CORRECT + " of " + FashionMnist.SAMPLE_COUNT + ")", STEP_INDENT));
 
             final double bare = calibrate(sut);
             final double probed = probe(sut, bare, guard, err);
@@ -173,20 +186,22 @@ public final class CpuDefaultJob implements DefaultJob
             }
             final double expectedQps = Math.floor(probed * EXPECTED_QPS_FACTOR);
             out.println();
-            out.println(String.format(Locale.ROOT, "Calibration: a bare ONNX Runtime loop (batch %d, %d thread%s) "
-                + "ran up to %.0f samples/s, a %d ms Offline run through JLoadGen %.0f samples/s; "
+            out.println(ConsoleText.wrap(String.format(Locale.ROOT, "Calibration: a bare ONNX Runtime loop (batch "
+                + "%d, %d thread%s) ran up to %.0f samples/s, a %d ms Offline run through JLoadGen %.0f samples/s; "
                 + "offline_expected_qps = %.0f", inference.maxBatchSize(), inference.workers(),
-                inference.workers() == 1 ? "" : "s", bare, PROBE_MS, probed, expectedQps));
-            out.println("[2/2] PerformanceOnly, Offline: min_duration " + minDurationMs + " ms, logs in "
-                + performanceDir);
+                inference.workers() == 1 ? "" : "s", bare, PROBE_MS, probed, expectedQps), STEP_INDENT));
+            out.println(ConsoleText.wrap("[2/2] PerformanceOnly, Offline: min_duration " + minDurationMs
+                + " ms, logs in " + performanceDir, STEP_INDENT));
             final TestResult performance = run(sut, new TestSettings().scenario(TestScenario.OFFLINE)
                 .mode(TestMode.PERFORMANCE_ONLY).minDurationMs(minDurationMs).offlineExpectedQps(expectedQps),
                 performanceDir, "[2/2] performance", true, guard, out, err);
 
-            out.println("Accuracy: " + score);
+            out.println(ConsoleText.wrap("Accuracy: " + score, STEP_INDENT));
             out.println("Logs:");
-            out.println("  accuracy:    " + accuracyDir.toAbsolutePath() + " (" + files(accuracy) + ")");
-            out.println("  performance: " + performanceDir.toAbsolutePath() + " (" + files(performance) + ")");
+            out.println(ConsoleText.wrap("  accuracy:    " + accuracyDir.toAbsolutePath() + " (" + files(accuracy)
+                + ")", LOGS_INDENT));
+            out.println(ConsoleText.wrap("  performance: " + performanceDir.toAbsolutePath() + " ("
+                + files(performance) + ")", LOGS_INDENT));
             final boolean ok = accuracy.errorCount() == 0 && performance.valid();
             out.println("Result: " + (performance.valid() ? "VALID" : "INVALID")
                 + (accuracy.errorCount() == 0 ? "" : "; the accuracy run logged errors"));

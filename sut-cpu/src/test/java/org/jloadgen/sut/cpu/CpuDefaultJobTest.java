@@ -37,12 +37,19 @@ class CpuDefaultJobTest
         }
 
         assertTrue(run.out().contains("jloadgen: default job: the embedded Fashion-MNIST model"), run.out());
-        assertTrue(run.out().contains("(--out: logs in " + out + " instead)"), run.out());
+        // Wrapped to 80 columns: the continuation lines joined again.
+        assertTrue(run.out().replaceAll("\n +", " ").contains("PerformanceOnly Offline run; logs in " + out + "\n"),
+            run.out());
         assertTrue(run.out().contains("Accuracy: top-1 accuracy: 89.19% (8919 of 10000 samples)"), run.out());
         assertTrue(run.out().contains("MLPerf Results Summary"), run.out());
         assertTrue(run.out().contains("Scenario : Offline"), run.out());
         assertTrue(run.out().contains("  accuracy:    " + out.resolve("accuracy").toAbsolutePath()), run.out());
         assertTrue(run.out().contains("  performance: " + out.resolve("performance").toAbsolutePath()), run.out());
+        // It reads in an 80-column terminal: only a path too long for any line stands alone on a longer one.
+        for (final String line : run.out().split("\n"))
+        {
+            assertTrue(line.length() <= 80 || line.strip().indexOf(' ') < 0, "over 80 columns: " + line);
+        }
 
         final MlLogParser accuracy = MlLogParser.parse(out.resolve("accuracy/mlperf_log_detail.txt"));
         assertEquals(0, accuracy.errorCount());
