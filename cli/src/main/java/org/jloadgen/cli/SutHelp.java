@@ -2,6 +2,7 @@ package org.jloadgen.cli;
 
 import java.io.PrintWriter;
 
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.cli.api.SutCommandOptions;
 import org.jloadgen.spi.SutProvider;
@@ -68,7 +69,8 @@ final class SutHelp
     static String text(final String sutName)
     {
         final SutProvider provider = SutCommandOptions.provider(sutName);
-        return provider.name() + ": " + provider.description() + "\n"
-            + SutOption.format(provider.name(), provider.options());
+        // 80 columns, as picocli's usage above it: continuation lines under the option's meaning.
+        return ConsoleText.wrap(provider.name() + ": " + provider.description(), "  ") + "\n"
+            + ConsoleText.wrap(SutOption.format(provider.name(), provider.options()), "      ");
     }
 }

@@ -43,7 +43,8 @@ public record SutOption(String key, String type, String defaultValue, String mea
     }
 
     /**
-     * The options as a table: key, type and default on one line, the meaning indented below.
+     * The options as a table: key, type and default on one line, the meaning indented below on one line (the
+     * command line's help wraps it to the terminal's classic 80 columns).
      *
      * @param sutName the SUT.
      * @param options its options.
@@ -62,32 +63,7 @@ public record SutOption(String key, String type, String defaultValue, String mea
         {
             out.append("  ").append(o.key()).append("=<").append(o.type()).append('>')
                 .append(o.defaultValue().isEmpty() ? "" : "  (default: " + o.defaultValue() + ")").append('\n')
-                .append(wrap(o.meaning(), "      ", 116)).append('\n');
-        }
-        return out.toString();
-    }
-
-    private static String wrap(final String text, final String indent, final int width)
-    {
-        final StringBuilder out = new StringBuilder();
-        int column = 0;
-        for (final String word : text.split(" "))
-        {
-            if (column > 0 && column + 1 + word.length() > width)
-            {
-                out.append('\n');
-                column = 0;
-            }
-            if (column == 0)
-            {
-                out.append(indent).append(word);
-                column = indent.length() + word.length();
-            }
-            else
-            {
-                out.append(' ').append(word);
-                column += 1 + word.length();
-            }
+                .append("      ").append(o.meaning()).append('\n');
         }
         return out.toString();
     }
