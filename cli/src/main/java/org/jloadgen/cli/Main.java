@@ -1,9 +1,10 @@
 package org.jloadgen.cli;
 
 import java.io.PrintWriter;
-import java.util.List;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.ServiceLoader;
-import java.util.Set;
+import java.util.function.Supplier;
 
 import org.jloadgen.cli.api.CommandProvider;
 import org.jloadgen.cli.api.ExitCodes;
@@ -23,13 +24,15 @@ import picocli.CommandLine.Command;
     name = "jloadgen",
     mixinStandardHelpOptions = true,
     versionProvider = Main.Version.class,
-    description = "MLPerf Inference LoadGen in Java: runs, traces and scores benchmarks.",
-    subcommands = {RunCommand.class, TraceCommand.class, AccuracyCommand.class,
-        CommandLine.HelpCommand.class})
+    description = "MLPerf Inference LoadGen in Java: runs, traces and scores benchmarks.")
 public final class Main implements Runnable
 {
-    /** The commands of this module, named as their {@code @Command} annotations name them. */
-    static final Set<String> BUILT_IN = Set.of("run", "trace", "accuracy");
+    /**
+     * The commands of this module by the names their {@code @Command} annotations give them, in the order the usage
+     * lists them; added by {@link #commandLine(String)} rather than the annotation, so that a process builds only the
+     * picocli model of the command it runs.
+     */
+    static final Map<String, Supplier<Object>> BUILT_IN = builtIn();
 
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
@@ -42,7 +45,7 @@ public final class Main implements Runnable
         // Opens the budget's measurement of other processes' load now, so the start-up spans its window instead of
         // a 250 ms sleep before the test (OtherProcesses.Window); a few /proc reads for commands that never ask.
         CpuBudget.process();
-        System.exit(commandLine(args.length > 0 && BUILT_IN.contains(args[0])).execute(args));
+        System.exit(commandLine(args.length > 0 ? args[0] : null).execute(args));
     }
 
     /**
@@ -50,19 +53,30 @@ public final class Main implements Runnable
      */
     public static CommandLine commandLine()
     {
-        return commandLine(false);
+        return commandLine(null);
     }
 
     /**
-     * @param builtInOnly whether to leave out the commands other modules provide: a process that runs a built-in
-     *                    command does not build their picocli models, which took 0.15 s of a 0.47 s
-     *                    {@code jloadgen --version} on the 2-CPU machine ({@code -Xlog:class+load:file=F:uptime}).
+     * @param firstArgument the process's first argument, or {@code null}: when it names a built-in command, the
+     *                      command line holds that command alone. picocli builds a command's model from its
+     *                      annotations by reflection, in the interpreter at start-up: the other modules' commands took
+     *                      0.15 s of a 0.47 s {@code jloadgen --version}, and {@code trace}, {@code accuracy} and
+     *                      {@code help} beside {@code run} another 0.05 s on the 2-CPU machine
+     *                      ({@code -Xlog:class+load:file=F:uptime}, issue 20).
+     * @return the command line.
      */
-    static CommandLine commandLine(final boolean builtInOnly)
+    static CommandLine commandLine(final String firstArgument)
     {
         final CommandLine cl = new CommandLine(new Main());
-        for (final CommandProvider provider : builtInOnly ? List.<CommandProvider>of()
-            : ServiceLoader.load(CommandProvider.class))
+        final Supplier<Object> only = firstArgument == null ? null : BUILT_IN.get(firstArgument);
+        if (only != null)
+        {
+            cl.addSubcommand(firstArgument, only.get());
+            return configure(cl);
+        }
+        BUILT_IN.forEach((name, command) -> cl.addSubcommand(name, command.get()));
+        cl.addSubcommand("help", new CommandLine.HelpCommand());
+        for (final CommandProvider provider : ServiceLoader.load(CommandProvider.class))
         {
             final Object command = provider.newCommand();
             final String name = new CommandLine(command).getCommandName();
@@ -74,6 +88,20 @@ public final class Main implements Runnable
             }
             cl.addSubcommand(name, command);
         }
+        return configure(cl);
+    }
+
+    private static Map<String, Supplier<Object>> builtIn()
+    {
+        final Map<String, Supplier<Object>> commands = new LinkedHashMap<>();
+        commands.put("run", RunCommand::new);
+        commands.put("trace", TraceCommand::new);
+        commands.put("accuracy", AccuracyCommand::new);
+        return java.util.Collections.unmodifiableMap(commands);
+    }
+
+    private static CommandLine configure(final CommandLine cl)
+    {
         cl.setExecutionStrategy(SutHelp::executeOrHelp);
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) ->
         {
