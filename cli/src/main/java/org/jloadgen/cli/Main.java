@@ -45,7 +45,10 @@ public final class Main implements Runnable
         // Opens the budget's measurement of other processes' load now, so the start-up spans its window instead of
         // a 250 ms sleep before the test (OtherProcesses.Window); a few /proc reads for commands that never ask.
         CpuBudget.process();
-        System.exit(commandLine(args.length > 0 ? args[0] : null).execute(args));
+        // "jloadgen --version" alone needs no command's model (scripts call it to check the tool).
+        final boolean versionOnly = args.length == 1 && (args[0].equals("--version") || args[0].equals("-V"));
+        System.exit((versionOnly ? configure(new CommandLine(new Main())) : commandLine(args.length > 0 ? args[0]
+            : null)).execute(args));
     }
 
     /**
