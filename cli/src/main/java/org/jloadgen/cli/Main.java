@@ -34,6 +34,16 @@ public final class Main implements Runnable
      */
     static final Map<String, Supplier<Object>> BUILT_IN = builtIn();
 
+    static
+    {
+        // picocli's factory looks for Groovy's Closure class across the whole class path unless told not to (its
+        // documented switch): 14 ms of each start's main thread (async-profiler, wall), for a language not used here.
+        if (System.getProperty("picocli.disable.closures") == null)
+        {
+            System.setProperty("picocli.disable.closures", "true");
+        }
+    }
+
     @CommandLine.Spec
     private CommandLine.Model.CommandSpec spec;
 
