@@ -65,6 +65,12 @@ final class SeriesRunner
     private final DetailLog detail;
     private final RunStatus status;
     private final SequenceGen sequence = new SequenceGen();
+    /** The first performance series' settings, set and trace, generated ahead ({@link #prepareFirstTrace}). */
+    private EffectiveSettings preparedSettings;
+    private LoadableSet preparedSet;
+    private Trace preparedTrace;
+    /** Whether a series has drawn from {@link #sequence}: only the first may be generated ahead. */
+    private boolean generatedAny;
     private long reportedCompletionErrors;
     private boolean startedUp;
     private long reportedLateCompletions;
@@ -110,6 +116,10 @@ final class SeriesRunner
      */
     LoadableSet performanceSet(final EffectiveSettings settings)
     {
+        if (preparedSettings == settings)
+        {
+            return preparedSet;
+        }
         return LoadableSets.generate(settings.performanceSampleCount, qsl.totalSampleCount(),
             settings.performanceSampleCount, settings.scenario, settings.samplesPerQuery, settings.qslRngSeed).get(0);
     }
@@ -155,16 +165,67 @@ final class SeriesRunner
      */
     SeriesRun run(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
     {
+        if (preparedTrace != null && preparedSettings == settings && preparedSet == set
+            && seriesMode == TestMode.PERFORMANCE_ONLY)
+        {
+            final Trace trace = preparedTrace;
+            preparedTrace = null;
+            preparedSettings = null;
+            preparedSet = null;
+            return runTrace(settings, trace, seriesMode, false);
+        }
+        discardPreparedTrace();
+        status.preparing("generating the trace");
+        return runTrace(settings, generate(settings, set, seriesMode), seriesMode, false);
+    }
+
+    /**
+     * Generates the first performance series' loadable set and trace now, as {@link #performanceSet} and
+     * {@link #run} would (the same draws from the same generators: nothing else draws from them before), so that
+     * the engine's warm-up can do it inside its budget (TestRunner). A later {@link #run} of those settings on that
+     * set in performance mode issues it; any other first series discards it.
+     *
+     * @param settings the test's effective settings (PerformanceOnly, a generated trace).
+     * @throws IllegalStateException if a series has been generated already.
+     */
+    void prepareFirstTrace(final EffectiveSettings settings)
+    {
+        if (generatedAny || preparedTrace != null)
+        {
+            throw new IllegalStateException("only the test's first trace is generated ahead");
+        }
+        final LoadableSet set = performanceSet(settings);
+        preparedTrace = generate(settings, set, TestMode.PERFORMANCE_ONLY);
+        preparedSet = set;
+        preparedSettings = settings;
+    }
+
+    /**
+     * Closes a trace generated ahead that no series issued (the test ended before its first series, or that series
+     * was another); nothing when there is none.
+     */
+    void discardPreparedTrace()
+    {
+        final Trace trace = preparedTrace;
+        preparedTrace = null;
+        preparedSettings = null;
+        preparedSet = null;
+        if (trace != null)
+        {
+            trace.close();
+        }
+    }
+
+    private Trace generate(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
+    {
         final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
         final double accuracyLogOffset = StdRandom.uniformReal01(new Mt19937(settings.accuracyLogRngSeed));
         final double probability = performance ? AccuracyLogSampling.probability(settings) : 1.0;
-
-        status.preparing("generating the trace");
+        generatedAny = true;
         // A long SingleStream or MultiStream performance trace is generated while its series runs (TraceFill).
-        return runTrace(settings, QueryGenerator.generate(settings, set, seriesMode, sequence,
+        return QueryGenerator.generate(settings, set, seriesMode, sequence,
             new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator(),
-            performance && !options.generateAhead() ? QueryGenerator.MIN_STREAMED_QUERIES : Long.MAX_VALUE),
-            seriesMode, false);
+            performance && !options.generateAhead() ? QueryGenerator.MIN_STREAMED_QUERIES : Long.MAX_VALUE);
     }
 
     /**
@@ -172,6 +233,8 @@ final class SeriesRunner
      */
     SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
     {
+        discardPreparedTrace();
+        generatedAny = true;
         status.preparing("building the replayed trace");
         return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY,
             true);

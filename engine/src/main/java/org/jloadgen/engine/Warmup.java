@@ -88,6 +88,24 @@ final class Warmup
     static Warmed run(final EffectiveSettings test, final EngineOptions options, final long budgetMs,
         final SystemUnderTest testSut, final boolean keepsIssueTimes)
     {
+        return run(test, options, budgetMs, testSut, keepsIssueTimes, null);
+    }
+
+    /**
+     * @param test     the test's settings: its scenario, and which of LoadGen's end conditions it has.
+     * @param options  the test's engine options (wait strategies are kept, the histogram is off).
+     * @param budgetMs how long to keep warming up, at least ({@link WarmupClock}).
+     * @param testSut  the test's SUT, only to compare its class with the warm-up's own inline SUT's ({@code null}:
+     *                 unknown); it is never called.
+     * @param keepsIssueTimes whether the test's series keep issue times per query.
+     * @param prepare  work for the test done inside the budget before the rounds, or {@code null}: its time counts
+     *                 towards the budget, down to half of it ({@link WarmupClock#afterPreparation}); not run when
+     *                 the warm-up is off.
+     * @return what ran.
+     */
+    static Warmed run(final EffectiveSettings test, final EngineOptions options, final long budgetMs,
+        final SystemUnderTest testSut, final boolean keepsIssueTimes, final Runnable prepare)
+    {
         if (budgetMs <= 0)
         {
             return Warmed.NONE;
@@ -141,8 +159,16 @@ final class Warmup
             // does not (these rounds were 30 ms of a 1.2 s SingleStream null-SUT process, async-profiler).
             ParkingLot.exerciseRareOutcomes(RARE_OUTCOME_ROUNDS);
         }
+        long preparedNs = 0;
+        if (prepare != null)
+        {
+            final long prepareStartNs = System.nanoTime();
+            prepare.run();
+            preparedNs = System.nanoTime() - prepareStartNs;
+        }
         SystemUnderTest worker = workerRounds ? provided.workerSut(privateBudget) : null;
-        final WarmupClock clock = new WarmupClock(budgetMs);
+        final WarmupClock clock = prepare == null ? new WarmupClock(budgetMs)
+            : WarmupClock.afterPreparation(budgetMs, preparedNs);
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator(), minStreamedQueries);
             SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram, keepsIssueTimes,
@@ -192,7 +218,8 @@ final class Warmup
         {
             closeQuietly(worker);
         }
-        return new Warmed(rounds, clock.elapsedNs() / 1_000_000L, clock.ending(), workerRounds);
+        return new Warmed(rounds, clock.elapsedNs() / 1_000_000L, clock.ending(), workerRounds,
+            prepare == null ? -1 : preparedNs / 1_000_000L);
     }
 
     /**
@@ -202,20 +229,23 @@ final class Warmup
      * @param elapsedMs    how long.
      * @param ending       why it ended ({@code null} when it did not run).
      * @param workerRounds whether rounds with a worker SUT ran.
+     * @param preparedMs   how long the work before the rounds took ({@code prepare}), or -1 when there was none.
      */
-    record Warmed(int rounds, long elapsedMs, WarmupClock.Ending ending, boolean workerRounds)
+    record Warmed(int rounds, long elapsedMs, WarmupClock.Ending ending, boolean workerRounds, long preparedMs)
     {
-        static final Warmed NONE = new Warmed(0, 0, null, false);
+        static final Warmed NONE = new Warmed(0, 0, null, false, -1);
 
         /**
          * @return e.g. {@code 412 ms, 1234 rounds, no worker rounds (the test's SUT is the warm-up's inline null SUT);
-         *         ended: its rounds settled (...)}.
+         *         ended: its rounds settled (...)}, then, where the test's first trace was generated inside the
+         *         budget, {@code ; before its rounds, the test's first trace generated in 72 ms}.
          */
         String describe()
         {
             return elapsedMs + " ms, " + rounds + " rounds, " + (workerRounds ? "with worker rounds"
                 : "no worker rounds (the test's SUT is the warm-up's inline null SUT, or no worker SUT is installed)")
-                + "; ended: " + ending.reason();
+                + "; ended: " + ending.reason() + (preparedMs < 0 ? ""
+                : "; before its rounds, the test's first trace generated in " + preparedMs + " ms");
         }
     }
 

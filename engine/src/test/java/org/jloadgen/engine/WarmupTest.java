@@ -103,6 +103,38 @@ class WarmupTest
     }
 
     @Test
+    void shouldCountWorkBeforeTheRoundsTowardsTheBudgetDownToHalfOfIt()
+    {
+        // A quiet JIT and rounds of one time: the warm-up ends once its budget has passed.
+        final WarmupClock shortened = WarmupClock.afterPreparation(400, 100_000_000L, () -> 3);
+        assertTrue(end(shortened) != WarmupClock.Ending.CAP, shortened.ending().toString());
+        assertTrue(shortened.elapsedNs() >= 300_000_000L, shortened.elapsedNs() + " ns: 400 ms less the 100 prepared");
+        // However long the preparation, half the budget is left to the rounds.
+        final WarmupClock halved = WarmupClock.afterPreparation(400, 10_000_000_000L, () -> 3);
+        end(halved);
+        assertTrue(halved.elapsedNs() >= 200_000_000L, halved.elapsedNs() + " ns: at least half the budget");
+    }
+
+    @Test
+    void shouldKeepTheWholeCapForTheRoundsAfterWorkBeforeThem()
+    {
+        // Rounds that keep getting faster while the JIT keeps compiling run to the cap: 4 budgets from the rounds'
+        // start (160 ms), not 4 of the budget that the preparation shortened (80 ms).
+        final long[] compiledMs = {0};
+        final WarmupClock clock = WarmupClock.afterPreparation(40, 1_000_000_000L, () -> ++compiledMs[0]);
+        final long[] roundNs = {Long.MAX_VALUE / 2};
+        runRounds(clock, i -> roundNs[0] = roundNs[0] / 100 * 85);
+        assertEquals(WarmupClock.Ending.CAP, clock.ending());
+        assertTrue(clock.elapsedNs() >= 160_000_000L, clock.elapsedNs() + " ns");
+    }
+
+    private static WarmupClock.Ending end(final WarmupClock clock)
+    {
+        runRounds(clock, i -> 1_000_000L);
+        return clock.ending();
+    }
+
+    @Test
     void shouldEndOnceTheRoundsSettleWhileTheJitStillCompiles()
     {
         // The JIT finishes a compilation before every round, as at start-up: rounds of one unchanging time end the

@@ -1,0 +1,117 @@
+package org.jloadgen.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+
+import org.jloadgen.api.QuerySamples;
+import org.jloadgen.api.ResponseSink;
+import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.api.TestMode;
+import org.jloadgen.api.TestScenario;
+import org.jloadgen.api.TestSettings;
+import org.jloadgen.spi.SyntheticQsl;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
+
+/**
+ * A plain performance test's first trace, generated inside the engine's warm-up ({@code SeriesRunner
+ * .prepareFirstTrace}), is the trace the test would have generated after it: the same loaded set, the same queries in
+ * the same order with the same samples and ids, the same accuracy-log selection; and a test of another mode generates
+ * nothing ahead.
+ */
+class PreparedTraceTest
+{
+    @TempDir
+    Path dir;
+
+    /** Records every issued sample (index, then response id) in issue order, and completes it inline. */
+    private static final class RecordingSut implements SystemUnderTest
+    {
+        final List<Long> issued = new ArrayList<>();
+
+        @Override
+        public String name()
+        {
+            return "RecordingSUT";
+        }
+
+        @Override
+        public void issueQuery(final QuerySamples samples, final ResponseSink sink)
+        {
+            for (int i = 0; i < samples.size(); i++)
+            {
+                issued.add(samples.sampleIndex(i));
+                issued.add(samples.responseId(i));
+            }
+            for (int i = 0; i < samples.size(); i++)
+            {
+                sink.complete(samples.responseId(i));
+            }
+        }
+
+        @Override
+        public void flushQueries()
+        {
+        }
+    }
+
+    private static TestSettings settings(final TestScenario scenario, final TestMode mode)
+    {
+        // A sampled accuracy log, so that the selection drawn with the trace is compared too.
+        return new TestSettings().scenario(scenario).mode(mode).minDurationMs(0).minQueryCount(300)
+            .serverTargetQps(20_000).offlineExpectedQps(3_000).singleStreamExpectedLatencyNs(100_000)
+            .multiStreamExpectedLatencyNs(100_000).accuracyLogProbability(0.05).accuracyLogRngSeed(7)
+            .qslRngSeed(11).sampleIndexRngSeed(13).scheduleRngSeed(17);
+    }
+
+    private EngineFixture.Run run(final String name, final RecordingSut sut, final TestSettings settings,
+        final long warmupMs)
+    {
+        return EngineFixture.run(dir.resolve(name), sut, new SyntheticQsl(1024, 512), settings,
+            EngineFixture.fastOptions().jitWarmupMs(warmupMs), null, List.of());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TestScenario.class, names = {"SINGLE_STREAM", "MULTI_STREAM", "SERVER", "OFFLINE"})
+    void shouldIssueTheTraceTheTestGeneratesAfterTheWarmup(final TestScenario scenario)
+    {
+        final RecordingSut after = new RecordingSut();
+        final EngineFixture.Run plain = run("after", after, settings(scenario, TestMode.PERFORMANCE_ONLY), 0);
+        final RecordingSut ahead = new RecordingSut();
+        final EngineFixture.Run prepared = run("ahead", ahead, settings(scenario, TestMode.PERFORMANCE_ONLY), 20);
+
+        final String warmup = String.valueOf(prepared.detail().value("jloadgen_warmup"));
+        assertTrue(warmup.contains("before its rounds, the test's first trace generated in "), warmup);
+        for (final String key : List.of("loaded_qsl_set", "generated_query_count", "generated_samples_per_query",
+            "generated_query_duration", "result_validity"))
+        {
+            assertEquals(plain.detail().value(key), prepared.detail().value(key), key);
+        }
+        assertTrue(after.issued.size() >= 600, "issued " + after.issued.size() / 2);
+        assertEquals(after.issued, ahead.issued, "the issued samples and ids, in order");
+        assertEquals(plain.accuracy(), prepared.accuracy(), "the sampled accuracy log");
+        assertFalse(plain.accuracy().strip().equals("[]") || plain.accuracy().strip().equals("[\n]"),
+            "no sample was logged, so the selection was not compared: " + plain.accuracy());
+    }
+
+    @ParameterizedTest
+    @EnumSource(value = TestMode.class, names = {"ACCURACY_ONLY", "SUBMISSION_RUN"})
+    void shouldGenerateNothingAheadForATestThatStartsWithAnotherSeries(final TestMode mode)
+    {
+        final RecordingSut after = new RecordingSut();
+        final EngineFixture.Run plain = run("after", after, settings(TestScenario.OFFLINE, mode), 0);
+        final RecordingSut warmed = new RecordingSut();
+        final EngineFixture.Run run = run("warmed", warmed, settings(TestScenario.OFFLINE, mode), 20);
+
+        final String warmup = String.valueOf(run.detail().value("jloadgen_warmup"));
+        assertFalse(warmup.contains("first trace generated"), warmup);
+        assertEquals(after.issued, warmed.issued);
+        assertEquals(plain.accuracy(), run.accuracy());
+    }
+}
