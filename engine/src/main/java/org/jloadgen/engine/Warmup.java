@@ -98,9 +98,10 @@ final class Warmup
      * @param testSut  the test's SUT, only to compare its class with the warm-up's own inline SUT's ({@code null}:
      *                 unknown); it is never called.
      * @param keepsIssueTimes whether the test's series keep issue times per query.
-     * @param prepare  work for the test done inside the budget before the rounds, or {@code null}: its time counts
-     *                 towards the budget, down to half of it ({@link WarmupClock#afterPreparation}); not run when
-     *                 the warm-up is off.
+     * @param prepare  work for the test done inside the budget before the rounds, or {@code null}; not run when the
+     *                 warm-up is off. Its time, like that of the warm-up's own work before its rounds (the
+     *                 {@code .hlog} writer's warm-up, the parking lot's rare outcomes), counts towards the budget,
+     *                 down to half of it ({@link WarmupClock#afterPreparation}).
      * @return what ran.
      */
     static Warmed run(final EffectiveSettings test, final EngineOptions options, final long budgetMs,
@@ -110,6 +111,7 @@ final class Warmup
         {
             return Warmed.NONE;
         }
+        final long warmupStartNs = System.nanoTime();
         final TestScenario scenario = test.scenario;
         final WarmupSuts provided = WarmupSuts.installed();
         final TestSettings requested = endConditionsOf(test, new TestSettings().scenario(scenario)
@@ -159,7 +161,7 @@ final class Warmup
             // does not (these rounds were 30 ms of a 1.2 s SingleStream null-SUT process, async-profiler).
             ParkingLot.exerciseRareOutcomes(RARE_OUTCOME_ROUNDS);
         }
-        long preparedNs = 0;
+        long preparedNs = -1;
         if (prepare != null)
         {
             final long prepareStartNs = System.nanoTime();
@@ -167,8 +169,8 @@ final class Warmup
             preparedNs = System.nanoTime() - prepareStartNs;
         }
         SystemUnderTest worker = workerRounds ? provided.workerSut(privateBudget) : null;
-        final WarmupClock clock = prepare == null ? new WarmupClock(budgetMs)
-            : WarmupClock.afterPreparation(budgetMs, preparedNs);
+        final long beforeRoundsNs = System.nanoTime() - warmupStartNs;
+        final WarmupClock clock = WarmupClock.afterPreparation(budgetMs, beforeRoundsNs);
         try (Trace trace = QueryGenerator.generate(settings, set, TestMode.PERFORMANCE_ONLY, sequence,
                 QueryGenerator.AccuracyLogSelection.NONE, quiet.allocator(), minStreamedQueries);
             SeriesRecorder recorder = new SeriesRecorder(trace, false, errors, null, histogram, keepsIssueTimes,
@@ -219,7 +221,7 @@ final class Warmup
             closeQuietly(worker);
         }
         return new Warmed(rounds, clock.elapsedNs() / 1_000_000L, clock.ending(), workerRounds,
-            prepare == null ? -1 : preparedNs / 1_000_000L);
+            beforeRoundsNs / 1_000_000L, preparedNs < 0 ? -1 : preparedNs / 1_000_000L);
     }
 
     /**
@@ -229,23 +231,25 @@ final class Warmup
      * @param elapsedMs    how long.
      * @param ending       why it ended ({@code null} when it did not run).
      * @param workerRounds whether rounds with a worker SUT ran.
-     * @param preparedMs   how long the work before the rounds took ({@code prepare}), or -1 when there was none.
+     * @param beforeRoundsMs how long the work before the rounds took, the test's first trace included.
+     * @param traceMs      how long the test's first trace took to generate ({@code prepare}), or -1 when it was not.
      */
-    record Warmed(int rounds, long elapsedMs, WarmupClock.Ending ending, boolean workerRounds, long preparedMs)
+    record Warmed(int rounds, long elapsedMs, WarmupClock.Ending ending, boolean workerRounds, long beforeRoundsMs,
+        long traceMs)
     {
-        static final Warmed NONE = new Warmed(0, 0, null, false, -1);
+        static final Warmed NONE = new Warmed(0, 0, null, false, 0, -1);
 
         /**
          * @return e.g. {@code 412 ms, 1234 rounds, no worker rounds (the test's SUT is the warm-up's inline null SUT);
-         *         ended: its rounds settled (...)}, then, where the test's first trace was generated inside the
-         *         budget, {@code ; before its rounds, the test's first trace generated in 72 ms}.
+         *         ended: its rounds settled (...); before its rounds, 118 ms (the test's first trace generated in
+         *         58 ms)}.
          */
         String describe()
         {
             return elapsedMs + " ms, " + rounds + " rounds, " + (workerRounds ? "with worker rounds"
                 : "no worker rounds (the test's SUT is the warm-up's inline null SUT, or no worker SUT is installed)")
-                + "; ended: " + ending.reason() + (preparedMs < 0 ? ""
-                : "; before its rounds, the test's first trace generated in " + preparedMs + " ms");
+                + "; ended: " + ending.reason() + "; before its rounds, " + beforeRoundsMs + " ms"
+                + (traceMs < 0 ? "" : " (the test's first trace generated in " + traceMs + " ms)");
         }
     }
 

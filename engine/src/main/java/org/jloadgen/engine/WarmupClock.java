@@ -100,11 +100,12 @@ public final class WarmupClock
     }
 
     /**
-     * Starts the clock for rounds that follow work done for the test inside the warm-up's budget (its first trace
-     * generated, {@code SeriesRunner.prepareFirstTrace}): while that work ran on the warm-up's thread, the compiler
-     * threads worked through their queue (the CLI's and the logs' methods), which is what the budget waits out. So
-     * its time counts towards the budget, down to half of it (the least budget measured to keep the figures, issue
-     * 20, session 9), and not towards the cap, which still gives the rounds {@value #JIT_WAIT_BUDGETS} budgets.
+     * Starts the clock for rounds that follow work done inside the warm-up's budget (the {@code .hlog} writer's
+     * warm-up, the test's first trace, {@code SeriesRunner.prepareFirstTrace}): while that work ran on the warm-up's
+     * thread, the compiler threads worked through their queue (the CLI's and the logs' methods), which is what the
+     * budget waits out. So its time counts towards the budget, down to half of it (the least budget measured to keep
+     * the figures, issue 20, session 9), and not towards the cap, which still gives the rounds
+     * {@value #JIT_WAIT_BUDGETS} budgets.
      *
      * @param budgetMs   the warm-up's budget, at least 1.
      * @param preparedNs how long the work took.

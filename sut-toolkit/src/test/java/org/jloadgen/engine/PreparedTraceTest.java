@@ -87,7 +87,8 @@ class PreparedTraceTest
         final EngineFixture.Run prepared = run("ahead", ahead, settings(scenario, TestMode.PERFORMANCE_ONLY), 20);
 
         final String warmup = String.valueOf(prepared.detail().value("jloadgen_warmup"));
-        assertTrue(warmup.contains("before its rounds, the test's first trace generated in "), warmup);
+        assertTrue(warmup.matches(".*; before its rounds, \\d+ ms \\(the test's first trace generated in \\d+ ms\\)"),
+            warmup);
         for (final String key : List.of("loaded_qsl_set", "generated_query_count", "generated_samples_per_query",
             "generated_query_duration", "result_validity"))
         {
@@ -111,6 +112,7 @@ class PreparedTraceTest
 
         final String warmup = String.valueOf(run.detail().value("jloadgen_warmup"));
         assertFalse(warmup.contains("first trace generated"), warmup);
+        assertTrue(warmup.matches(".*; before its rounds, \\d+ ms"), warmup);
         assertEquals(after.issued, warmed.issued);
         assertEquals(plain.accuracy(), run.accuracy());
     }
