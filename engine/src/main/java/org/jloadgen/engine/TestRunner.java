@@ -197,8 +197,8 @@ public final class TestRunner
             seriesRunner = series;
             final EffectiveSettings test = effective;
             // A plain performance test's trace is generated inside the warm-up's budget, whose time the compiler
-            // threads spend on their queue anyway (WarmupClock.afterPreparation): 72 ms of a 1.1 s SingleStream
-            // 200k-query process, 119 ms of an Offline 3.3M-sample one, on the 2-CPU machine (issue 20, session 11).
+            // threads spend on their queue anyway (WarmupClock.afterPreparation): it took 58-76 ms of a 1.1 s
+            // SingleStream 200k-query process after the warm-up, on the 2-CPU machine (issue 20, session 11).
             final Runnable prepare = effective.mode == TestMode.PERFORMANCE_ONLY && replay == null
                 ? () -> series.prepareFirstTrace(test) : null;
             final Warmup.Warmed warmed = Warmup.run(effective, options, options.jitWarmupMs(), sut,
