@@ -69,8 +69,6 @@ final class SeriesRunner
     private EffectiveSettings preparedSettings;
     private LoadableSet preparedSet;
     private Trace preparedTrace;
-    /** Whether a series has drawn from {@link #sequence}: only the first may be generated ahead. */
-    private boolean generatedAny;
     private long reportedCompletionErrors;
     private boolean startedUp;
     private long reportedLateCompletions;
@@ -190,7 +188,8 @@ final class SeriesRunner
      */
     void prepareFirstTrace(final EffectiveSettings settings)
     {
-        if (generatedAny || preparedTrace != null)
+        // Every series draws at least one sample id: none drawn yet means this is the test's first trace.
+        if (sequence.nextSampleId() != 0 || preparedTrace != null)
         {
             throw new IllegalStateException("only the test's first trace is generated ahead");
         }
@@ -221,7 +220,6 @@ final class SeriesRunner
         final boolean performance = seriesMode == TestMode.PERFORMANCE_ONLY;
         final double accuracyLogOffset = StdRandom.uniformReal01(new Mt19937(settings.accuracyLogRngSeed));
         final double probability = performance ? AccuracyLogSampling.probability(settings) : 1.0;
-        generatedAny = true;
         // A long SingleStream or MultiStream performance trace is generated while its series runs (TraceFill).
         return QueryGenerator.generate(settings, set, seriesMode, sequence,
             new QueryGenerator.AccuracyLogSelection(accuracyLogOffset, probability), options.allocator(),
@@ -234,7 +232,6 @@ final class SeriesRunner
     SeriesRun runReplay(final EffectiveSettings settings, final ReplayQueries replay, final LoadableSet set)
     {
         discardPreparedTrace();
-        generatedAny = true;
         status.preparing("building the replayed trace");
         return runTrace(settings, replay.toTrace(set, sequence, options.allocator()), TestMode.PERFORMANCE_ONLY,
             true);

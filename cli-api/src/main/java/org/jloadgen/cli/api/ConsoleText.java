@@ -3,7 +3,9 @@ package org.jloadgen.cli.api;
 /**
  * Prose for standard output, word-wrapped to {@link #COLUMNS} so that it reads in an 80-column terminal. Standard
  * output is often a file or a pipe, so the width is fixed rather than the terminal's: the same run prints the same
- * lines wherever they go. A word longer than the width (a long path) stays whole on a line of its own.
+ * lines wherever they go. A word longer than the width (a long path) stays whole on a line of its own. Written here
+ * rather than with picocli's {@code Help.TextTable}: that indents every line of a column alike and breaks paths at
+ * their slashes, where these lines keep their own first-line layout and hang the rest.
  */
 public final class ConsoleText
 {
