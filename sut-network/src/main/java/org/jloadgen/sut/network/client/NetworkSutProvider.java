@@ -6,6 +6,7 @@ import java.util.Optional;
 import org.jloadgen.accuracy.ClassificationAccuracy;
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.samples.DType;
 import org.jloadgen.samples.SampleStore;
 import org.jloadgen.samples.SampleStoreLibrary;
@@ -111,7 +112,7 @@ public final class NetworkSutProvider implements SutProvider
                 instance.networkSut().close();
                 throw new IllegalArgumentException("a node failed during the network warm-up: " + failure);
             }
-            System.err.println("jloadgen: network SUT: warm-up: " + warmed);
+            System.err.println(ConsoleText.wrap("jloadgen: network SUT: warm-up: " + warmed, "  "));
         }
         return instance;
     }
@@ -176,8 +177,8 @@ public final class NetworkSutProvider implements SutProvider
         {
             // Which node answered what: the first thing to read when a cluster run goes wrong. A failure was said
             // once already, by the engine; these counts add up with its own.
-            System.err.println("jloadgen: network SUT: " + sut.describeTotals() + "\n"
-                + sut.describeNodes().replaceAll("(?m)^", "  ") + sut.describeFailures());
+            System.err.println(ConsoleText.wrap("jloadgen: network SUT: " + sut.describeTotals() + "\n"
+                + sut.describeNodes().replaceAll("(?m)^", "  ") + sut.describeFailures(), "    "));
             sut.close();
         }
     }

@@ -14,6 +14,7 @@ import java.util.concurrent.Callable;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.schedule.ReplayQueries;
 
@@ -114,8 +115,9 @@ public final class LlmTraceCommand implements Callable<Integer>
             }
         }
         final double seconds = requests.isEmpty() ? 0 : requests.get(requests.size() - 1).offsetNs() / 1e9;
-        System.out.printf(Locale.ROOT, "jloadgen llm-trace: %d requests over %.3f s (%.2f requests/s) -> %s%n",
-            requests.size(), seconds, seconds > 0 ? (requests.size() - 1) / seconds : 0.0, trace);
+        System.out.println(ConsoleText.wrap(String.format(Locale.ROOT,
+            "jloadgen llm-trace: %d requests over %.3f s (%.2f requests/s) -> %s",
+            requests.size(), seconds, seconds > 0 ? (requests.size() - 1) / seconds : 0.0, trace), "  "));
         if (lengths)
         {
             final Path prompts = out.resolve("prompts.txt");
@@ -134,7 +136,9 @@ public final class LlmTraceCommand implements Callable<Integer>
                     m.write(Math.max(1, r.outputTokens()) + "\n");
                 }
             }
-            System.out.println("  prompts " + prompts + " (token ids of each input length), max tokens " + maxTokens);
+            System.out.println(ConsoleText.wrap("  prompts " + prompts + " (token ids of each input length), "
+                + "max tokens " + maxTokens, "          "));
+            // The command stays on one line, so that it can be copied as it is.
             System.out.println("  run: jloadgen run --sut openai --sut-opt url=... --sut-opt model=... --dataset "
                 + prompts + " --sut-opt prompt-format=tokens --sut-opt max-tokens-file=" + maxTokens
                 + " --sut-opt extra-body='{\"ignore_eos\":true}' --scenario Server --trace " + trace);

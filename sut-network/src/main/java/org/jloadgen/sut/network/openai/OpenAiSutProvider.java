@@ -4,6 +4,7 @@ import java.net.http.HttpClient;
 
 import org.jloadgen.api.QuerySampleLibrary;
 import org.jloadgen.api.SystemUnderTest;
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.spi.SutContext;
 import org.jloadgen.spi.SutInstance;
 import org.jloadgen.spi.SutProvider;
@@ -77,10 +78,11 @@ public final class OpenAiSutProvider implements SutProvider
             public void close()
             {
                 // A failure was said once already, by the engine; these counts add up with its own.
-                System.err.println("jloadgen: openai SUT: " + sut.describeTotals() + "\n"
-                    + sut.describeServers().replaceAll("(?m)^", "  ") + sut.describeFailures());
+                System.err.println(ConsoleText.wrap("jloadgen: openai SUT: " + sut.describeTotals() + "\n"
+                    + sut.describeServers().replaceAll("(?m)^", "  ") + sut.describeFailures(), "    "));
                 sut.close();
-                System.err.println("jloadgen: openai SUT, LLM metrics: " + sut.describeMetrics());
+                System.err.println(ConsoleText.wrap("jloadgen: openai SUT, LLM metrics: " + sut.describeMetrics(),
+                    "  "));
             }
         };
     }

@@ -17,6 +17,7 @@ import io.grpc.ServerCredentials;
 import io.grpc.TlsServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.cli.api.SutCommandOptions;
 import org.jloadgen.concurrent.CpuBudget;
@@ -191,16 +192,19 @@ public final class ServeCommand implements Callable<Integer>
         final CountDownLatch stopped = new CountDownLatch(1);
         final Thread hook = new Thread(() -> stop(service, server, stopped), "jloadgen-serve-stop");
         Runtime.getRuntime().addShutdownHook(hook);
-        out.println("jloadgen serve: node '" + name + "' listening on " + host + ":" + boundPort
-            + (tlsCert == null ? " (plaintext; --tls-cert and --tls-key serve TLS)" : " (TLS)"));
-        out.println("  bind   " + describeBind(host));
-        out.println("  SUT    " + instance.sut().name() + " (" + sutName + ")");
-        out.println("  " + model.describe());
-        out.println("  slots  " + bridge.slotCount() + " receive slots, requests up to " + maxMessageMb + " MiB");
-        out.println("  cpus   " + CpuBudget.process().describe());
+        // Wrapped to 80 columns, continuation lines under the values (ConsoleText).
+        final String under = "         ";
+        out.println(ConsoleText.wrap("jloadgen serve: node '" + name + "' listening on " + host + ":" + boundPort
+            + (tlsCert == null ? " (plaintext; --tls-cert and --tls-key serve TLS)" : " (TLS)"), "  "));
+        out.println(ConsoleText.wrap("  bind   " + describeBind(host), under));
+        out.println(ConsoleText.wrap("  SUT    " + instance.sut().name() + " (" + sutName + ")", under));
+        out.println(ConsoleText.wrap("  " + model.describe(), under));
+        out.println(ConsoleText.wrap("  slots  " + bridge.slotCount() + " receive slots, requests up to "
+            + maxMessageMb + " MiB", under));
+        out.println(ConsoleText.wrap("  cpus   " + CpuBudget.process().describe(), under));
         for (final String threads : CpuBudget.process().sutThreadDescriptions())
         {
-            out.println("         " + threads);
+            out.println(ConsoleText.wrap(under + threads, under + "  "));
         }
         out.flush();
         if (portFile != null)

@@ -85,6 +85,8 @@ class NetworkClusterTest
                 assertEquals(ServeProcess.EXIT_SIGTERM, nodeA.terminate(), nodeA::log);
                 assertEquals(ServeProcess.EXIT_SIGTERM, nodeB.terminate(), nodeB::log);
                 assertTrue(nodeA.log().contains("jloadgen serve: stopped"), nodeA::log);
+                // The node's banner (address, SUT, model, CPUs and how its threads wait) reads in 80 columns.
+                assertFitsIn80Columns(nodeA.log());
             }
         }
         finally
@@ -156,6 +158,21 @@ class NetworkClusterTest
             + "answered, 0 failed.*"), cli::toString);
         assertTrue(cli.err().matches("(?s).*node 'node-b' \\(127\\.0\\.0\\.1:\\d+\\): [1-9]\\d* sent, [1-9]\\d* "
             + "answered, 0 failed.*"), cli::toString);
+        // The warm-up's line and the per-node counts read in 80 columns.
+        assertTrue(cli.err().contains("jloadgen: network SUT: warm-up: "), cli::toString);
+        assertFitsIn80Columns(cli.err());
+    }
+
+    /**
+     * Fails on a line wider than 80 columns, unless it is one word (a long path stays whole).
+     */
+    private static void assertFitsIn80Columns(final String text)
+    {
+        for (final String line : text.split("\n"))
+        {
+            assertTrue(line.length() <= 80 || !line.strip().contains(" "),
+                () -> "wider than 80 columns (" + line.length() + "): " + line + "\n--- in\n" + text);
+        }
     }
 
     @Test
