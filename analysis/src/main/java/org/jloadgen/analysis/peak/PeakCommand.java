@@ -12,6 +12,7 @@ import org.jloadgen.api.LogSettings;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.EngineFlags;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.cli.api.SettingsOptions;
@@ -185,8 +186,8 @@ public final class PeakCommand implements Callable<Integer>
                 loaded.errors(), out, seeds, replay);
             final PeakJob job = new PeakJob(new PeakSearch(limits), prober, out,
                 context(instance, base, engine, replay, startedFrom, limits, seeds), stdout);
-            stdout.printf(Locale.ROOT, "jloadgen peak: %s, starting at %s QPS; logs under %s%n",
-                instance.sut().name(), PeakFormat.qps(start), out.toAbsolutePath());
+            stdout.println(ConsoleText.wrap(String.format(Locale.ROOT, "jloadgen peak: %s, starting at %s QPS; logs "
+                + "under %s", instance.sut().name(), PeakFormat.qps(start), out.toAbsolutePath()), "  "));
             final PeakSearch.Result result = runInterruptibly(job, start);
             return exitCode(result);
         }

@@ -6,6 +6,8 @@ import java.util.Locale;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
+import org.jloadgen.cli.api.ConsoleText;
+
 /**
  * One peak search with everything around it: runs it, prints a line per run, rewrites {@code peak.md} after every
  * run and draws the chart at the end. {@link #interrupt} (a signal handler's call) stops the search during a run,
@@ -74,7 +76,8 @@ public final class PeakJob
         {
             final PeakSearch.Result result = search.run(startQps, prober, (run, runs) ->
             {
-                console.println(line(run));
+                // Wrapped to 80 columns, the rest of a run's line indented under its number.
+                console.println(ConsoleText.wrap(line(run), "    "));
                 PeakReport.write(folder, context, PeakSearch.Result.of(PeakSearch.Status.RUNNING, "",
                     search.limits().repeats(), runs), elapsedMs(startNs), null);
             });
@@ -89,9 +92,9 @@ public final class PeakJob
                 console.println("jloadgen peak: warning: the chart could not be drawn: " + ex);
             }
             PeakReport.write(folder, context, result, elapsedMs(startNs), chart);
-            console.println(PeakReport.answer(result).replace("**", ""));
-            console.println("Report: " + folder.resolve(PeakReport.FILE_NAME).toAbsolutePath()
-                + (chart == null ? "" : " (chart: " + chart + ")"));
+            console.println(ConsoleText.wrap(PeakReport.answer(result).replace("**", ""), "  "));
+            console.println(ConsoleText.wrap("Report: " + folder.resolve(PeakReport.FILE_NAME).toAbsolutePath()
+                + (chart == null ? "" : " (chart: " + chart + ")"), "  "));
             console.printf(Locale.ROOT, "Search took %s.%n", PeakFormat.duration(elapsedMs(startNs)));
             return result;
         }

@@ -74,6 +74,11 @@ class PeakCommandTest
         assertTrue(r.out().contains("capacity probe 1: Offline"), r.out());
         assertTrue(r.out().contains("run 1: "), r.out());
         assertTrue(r.out().contains("Peak: "), r.out());
+        // Every line reads in an 80-column terminal, a long path alone on its line excepted.
+        for (final String line : r.out().split("\n"))
+        {
+            assertTrue(line.length() <= 80 || !line.strip().contains(" "), () -> line.length() + ": " + line);
+        }
         final String report = Files.readString(out.resolve("peak.md"));
         assertTrue(report.startsWith("# jloadgen peak: SimulatedSyntheticSUT (--sut synthetic "), report);
         assertTrue(report.contains("Search: found;"), report);
@@ -306,7 +311,9 @@ class PeakCommandTest
             {
                 assertTrue(files.noneMatch(p -> p.toString().endsWith(".partial")));
             }
-            assertTrue(console.toString(StandardCharsets.UTF_8).contains("The search ended early: stopped"));
+            // The console's answer is wrapped to 80 columns.
+            assertTrue(console.toString(StandardCharsets.UTF_8).replaceAll("\\s+", " ")
+                .contains("The search ended early: stopped"), () -> console.toString(StandardCharsets.UTF_8));
         }
     }
 }

@@ -13,6 +13,7 @@ import java.util.Locale;
 import java.util.Map;
 
 import org.jloadgen.api.TestScenario;
+import org.jloadgen.cli.api.ConsoleText;
 
 /**
  * Runs the budget configurations ({@link BudgetTable}), each repeat in a fresh child JVM, plus the tiny runs whose
@@ -344,10 +345,11 @@ public final class OverheadRunner
         final double busy = waitForQuiet();
         final SpinFloor.Result floor = SpinFloor.measure(FLOOR_RATE_PER_S, options.floorMs, floors.size() + 1);
         floors.add(floor);
-        progress.printf(Locale.ROOT, "overhead: platform floor (spin to a %.0f/s Poisson schedule, %d s): p50 %d ns, "
-            + "p99 %d ns, p99.9 %d ns, max %d ns; %d stalls > 1 µs, %.2f%% of the time; busy before %.0f%%%n",
-            FLOOR_RATE_PER_S, options.floorMs / 1000, floor.p50Ns(), floor.p99Ns(), floor.p999Ns(), floor.maxNs(),
-            floor.stalls(), 100 * floor.stalledFraction(), 100 * busy);
+        // Progress lines are wrapped to 80 columns (ConsoleText); the Markdown table at the end is not.
+        progress.println(ConsoleText.wrap(String.format(Locale.ROOT, "overhead: platform floor (spin to a %.0f/s "
+            + "Poisson schedule, %d s): p50 %d ns, p99 %d ns, p99.9 %d ns, max %d ns; %d stalls > 1 µs, %.2f%% of the "
+            + "time; busy before %.0f%%", FLOOR_RATE_PER_S, options.floorMs / 1000, floor.p50Ns(), floor.p99Ns(),
+            floor.p999Ns(), floor.maxNs(), floor.stalls(), 100 * floor.stalledFraction(), 100 * busy), "  "));
     }
 
     private List<RunResult> repeat(final Path work, final Configuration configuration, final int count)
@@ -376,17 +378,18 @@ public final class OverheadRunner
         {
             final RunResult result = child.run(configuration, repeat, attempt == 0 ? dir
                 : dir.resolveSibling(dir.getFileName() + "-retry" + attempt), waitForQuiet());
-            progress.printf(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  peak RSS %5d MiB  others' CPU "
-                + "before %3.0f%% during %3.0f%%  %s%n", configuration.id(), repeat,
+            progress.println(ConsoleText.wrap(String.format(Locale.ROOT, "overhead: %-18s #%d  %-7s wall %6.2f s  "
+                + "peak RSS %5d MiB  others' CPU before %3.0f%% during %3.0f%%  %s", configuration.id(), repeat,
                 result.valid() ? "VALID" : "INVALID", result.wallNs() / 1e9, result.peakRssKib() / 1024,
-                100 * result.busyBefore(), 100 * result.otherCpu(), result.problem());
+                100 * result.busyBefore(), 100 * result.otherCpu(), result.problem()), "  "));
             if (!(result.otherCpu() > options.maxOtherCpu) || attempt == options.retries)
             {
                 return result;
             }
             attempt++;
-            progress.printf(Locale.ROOT, "overhead: other processes used %.0f%% of the machine during that run; "
-                + "running it again (%d of %d)%n", 100 * result.otherCpu(), attempt, options.retries);
+            progress.println(ConsoleText.wrap(String.format(Locale.ROOT, "overhead: other processes used %.0f%% of "
+                + "the machine during that run; running it again (%d of %d)", 100 * result.otherCpu(), attempt,
+                options.retries), "  "));
         }
     }
 
