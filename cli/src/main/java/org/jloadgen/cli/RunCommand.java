@@ -56,8 +56,9 @@ public final class RunCommand implements Callable<Integer>
     String engine;
 
     @Option(names = "--loadgen-dir", paramLabel = "DIR",
-        description = "The official LoadGen source for --engine official (the loadgen folder of an "
-            + "mlcommons/inference checkout; default: $LOADGEN_DIR, else ../shared/mlperf-inference/loadgen).")
+        description = "The official LoadGen source for --engine official: the loadgen folder of an "
+            + "mlcommons/inference checkout. Default: $LOADGEN_DIR, else the folder "
+            + "../shared/mlperf-inference/loadgen.")
     Path loadgenDir;
 
     @Mixin

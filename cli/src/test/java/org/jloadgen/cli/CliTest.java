@@ -173,6 +173,23 @@ class CliTest
     }
 
     @Test
+    void shouldKeepFileNamesWholeInTheHelp()
+    {
+        // picocli breaks a line wherever java.text.BreakIterator allows it, which includes after the dot of
+        // "mlperf.conf" and between the dots and the slash of "../shared": such names are placed where they fit.
+        final String help = jloadgen("run", "--help").out();
+        for (final String name : new String[] {"built-in mlperf.conf", "../shared/mlperf-inference/loadgen",
+            "user.conf", "mlperf_log_accuracy.json"})
+        {
+            assertTrue(help.contains(name), () -> name + " broken across lines in\n" + help);
+        }
+        for (final String line : help.split("\n"))
+        {
+            assertTrue(line.length() <= 80, () -> "wider than 80 columns: " + line);
+        }
+    }
+
+    @Test
     void shouldWriteTheSutStatisticsBesideTheLogs() throws IOException
     {
         final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "Offline", "--sut", "synthetic",

@@ -27,7 +27,7 @@ import picocli.CommandLine.Option;
         "Build one submitter's MLPerf Inference submission tree and check it with the official checker: per "
             + "benchmark and scenario an accuracy run and its score, a performance run, the compliance tests the "
             + "checker version requires with their official verification, then measurements.json, user.conf, "
-            + "mlperf.conf, README.md and the system description, the official truncation of the accuracy logs, and "
+            + "mlperf.conf, the system description and README.md, the official truncation of the accuracy logs, and "
             + "the official checker. Every run uses the official LoadGen (--engine official).",
         "Resumable: each step records its inputs and outputs under --out; running the same command again skips "
             + "finished steps whose inputs did not change. Ctrl-C loses at most the run in progress.",
@@ -63,7 +63,7 @@ public final class SubmissionCommand implements Callable<Integer>
 
     @Option(names = "--mlperf-inference", paramLabel = "DIR",
         description = "The official mlperf-inference folder (checker, compliance tests, LoadGen). Default: $"
-            + OfficialTools.ENV + ", else ../shared/mlperf-inference beside the JLoadGen folder.")
+            + OfficialTools.ENV + ", else the folder ../shared/mlperf-inference beside the JLoadGen folder.")
     Path mlperfInference;
 
     @Option(names = "--python", paramLabel = "EXE", defaultValue = "python3",

@@ -52,8 +52,8 @@ public final class OverheadCommand implements Callable<Integer>
     boolean official;
 
     @Option(names = "--loadgen-dir", paramLabel = "DIR",
-        description = "The official LoadGen source for --official and --side-by-side (default: $LOADGEN_DIR, else "
-            + "../shared/mlperf-inference/loadgen).")
+        description = "The official LoadGen source for --official and --side-by-side. Default: $LOADGEN_DIR, "
+            + "else the folder ../shared/mlperf-inference/loadgen.")
     Path loadgenDir;
 
     @Option(names = "--side-by-side",

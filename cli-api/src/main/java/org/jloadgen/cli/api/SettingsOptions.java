@@ -29,8 +29,8 @@ public final class SettingsOptions
     public String mode;
 
     @Option(names = "--model", paramLabel = "NAME",
-        description = "Benchmark name for config lookups (e.g. resnet50). With no config file given, the built-in "
-            + "mlperf.conf defaults for it are applied.")
+        description = "Benchmark name for config lookups (e.g. resnet50). With no config file given, the defaults "
+            + "that the built-in mlperf.conf holds for it apply.")
     public String model;
 
     @Option(names = "--config", paramLabel = "FILE",
