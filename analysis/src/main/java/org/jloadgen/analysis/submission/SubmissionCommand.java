@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.ExitCodes;
 import org.jloadgen.cli.api.InterruptGuard;
 
@@ -120,10 +121,12 @@ public final class SubmissionCommand implements Callable<Integer>
             flow.plan(stdout);
             return ExitCodes.VALID;
         }
-        stdout.println("jloadgen submission: " + config.division() + "/" + config.submitter() + ", system "
-            + config.system() + ", checker " + config.checkerVersion() + (rehearsal ? ", REHEARSAL (short runs)" : "")
-            + "; " + (configFile == null ? "built-in configuration" : "configuration " + configFile) + "; into "
-            + outDir);
+        // Prose is wrapped to 80 columns (ConsoleText); commands, paths and the checker's own lines stay whole.
+        stdout.println(ConsoleText.wrap("jloadgen submission: " + config.division() + "/" + config.submitter()
+            + ", system " + config.system() + ", checker " + config.checkerVersion()
+            + (rehearsal ? ", REHEARSAL (short runs)" : "") + "; "
+            + (configFile == null ? "built-in configuration" : "configuration " + configFile) + "; into " + outDir,
+            "  "));
         if (!check)
         {
             final InterruptGuard guard = InterruptGuard.install(reason -> children.stop());
@@ -138,8 +141,8 @@ public final class SubmissionCommand implements Callable<Integer>
             }
             catch (final Children.StoppedException ex)
             {
-                stdout.println("jloadgen submission: interrupted; the step in progress is lost, the finished ones are "
-                    + "kept. Run the same command again to go on.");
+                stdout.println(ConsoleText.wrap("jloadgen submission: interrupted; the step in progress is lost, the "
+                    + "finished ones are kept. Run the same command again to go on.", "  "));
                 return 130;
             }
             finally
@@ -182,11 +185,13 @@ public final class SubmissionCommand implements Callable<Integer>
         verdict.summary().forEach(line -> stdout.println("  " + line));
         for (final Map.Entry<String, Integer> step : steps.entrySet())
         {
-            stdout.println("  " + step.getValue() + " checker error line(s) point to step " + step.getKey()
-                + "; fix its cause, then redo it: " + redoCommand(step.getKey()));
+            stdout.println(ConsoleText.wrap("  " + step.getValue() + " checker error line(s) point to step "
+                + step.getKey() + "; fix its cause, then redo it:", "    "));
+            stdout.println("    " + redoCommand(step.getKey()));
         }
-        stdout.println("  Verdict: " + (verdict.ok() ? "the checker accepts the tree" : "the checker reports "
-            + verdict.errors().size() + " error line(s)") + "; its output is in " + ctx.layout().checker());
+        stdout.println(ConsoleText.wrap("  Verdict: " + (verdict.ok() ? "the checker accepts the tree"
+            : "the checker reports " + verdict.errors().size() + " error line(s)") + "; its output is in "
+            + ctx.layout().checker(), "    "));
         flow.table(stdout);
         return verdict.ok() && missing.isEmpty() ? ExitCodes.VALID : ExitCodes.INVALID;
     }
