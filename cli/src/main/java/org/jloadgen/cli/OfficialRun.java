@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
 
+import org.jloadgen.cli.api.ConsoleText;
 import org.jloadgen.cli.api.ExitCodes;
 
 import org.jloadgen.api.LogSettings;
@@ -92,16 +93,17 @@ final class OfficialRun
         }
         try (loadGenIssueThread; SutInstance instance = created)
         {
-            stderr.println("jloadgen: the official LoadGen " + build.version() + " (" + build.loadgenDir()
-                + ") drives SUT '" + sutName + "'");
+            // Wrapped to 80 columns, continuation lines indented (ConsoleText).
+            stderr.println(ConsoleText.wrap("jloadgen: the official LoadGen " + build.version() + " ("
+                + build.loadgenDir() + ") drives SUT '" + sutName + "'", "  "));
             // LoadGen's detail log has no place for how the SUT's threads wait; the console says it instead.
             for (final String threads : CpuBudget.process().sutThreadDescriptions())
             {
-                stderr.println("jloadgen: CPU budget: " + threads);
+                stderr.println(ConsoleText.wrap("jloadgen: CPU budget: " + threads, "  "));
             }
             final OfficialTestRunner runner = new OfficialTestRunner(instance.sut(), instance.qsl(), settings, logs,
                 run.engineFlags.completionTimeoutMs, run.engineFlags.jitWarmupMs, run.engineFlags.jitThreads, stderr);
-            stderr.println("jloadgen: JIT compiler threads: " + runner.jitThreads());
+            stderr.println(ConsoleText.wrap("jloadgen: JIT compiler threads: " + runner.jitThreads(), "  "));
             // Ctrl-C ends the test through LoadGen's abort path, its logs finished, and the report still printed.
             final InterruptGuard guard = InterruptGuard.install(runner::abort);
             try

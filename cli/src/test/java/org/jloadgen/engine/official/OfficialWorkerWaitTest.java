@@ -34,14 +34,16 @@ class OfficialWorkerWaitTest
             "--set", "min_query_count=100", "--out", dir.resolve("logs").toString(), "--quiet", "--no-audit-config");
         assertTrue(result.exitCode() == 0 || result.exitCode() == 3, result.both());
         final int cpus = Runtime.getRuntime().availableProcessors();
-        assertTrue(result.err().contains("jloadgen: CPU budget: the official LoadGen's issue thread: sleeps to each "
-            + "query, needs a CPU to wake on"), result.err());
+        // The console's lines are wrapped to 80 columns, continuation lines indented by two spaces.
+        final String err = result.err().replace("\n  ", " ");
+        assertTrue(err.contains("jloadgen: CPU budget: the official LoadGen's issue thread: sleeps to each "
+            + "query, needs a CPU to wake on"), err);
         final String worker = "jloadgen: CPU budget: NullWorkerSUT: 1 worker, idle wait ";
-        assertTrue(result.err().contains(worker), result.err());
-        assertTrue(result.err().contains("(auto: " + cpus + (cpus == 1 ? " CPU" : " CPUs")
-            + ", 0 SUT threads, 1 reserved"), result.err());
-        assertTrue(result.err().contains(" before this SUT's 1 worker: "), result.err());
-        final String line = result.err().lines().filter(l -> l.startsWith(worker)).findFirst().orElseThrow();
+        assertTrue(err.contains(worker), err);
+        assertTrue(err.contains("(auto: " + cpus + (cpus == 1 ? " CPU" : " CPUs") + ", 0 SUT threads, 1 reserved"),
+            err);
+        assertTrue(err.contains(" before this SUT's 1 worker: "), err);
+        final String line = err.lines().filter(l -> l.startsWith(worker)).findFirst().orElseThrow();
         // The CPUs the child measured other processes keeping busy (the machine running the test may be busy).
         final java.util.regex.Matcher others = java.util.regex.Pattern.compile(", (\\d+) busy in other processes")
             .matcher(line);
