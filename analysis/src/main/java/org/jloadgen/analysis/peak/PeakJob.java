@@ -76,7 +76,7 @@ public final class PeakJob
         {
             final PeakSearch.Result result = search.run(startQps, prober, (run, runs) ->
             {
-                // Wrapped to 80 columns, the rest of a run's line indented under its number.
+                // Wrapped to 80 columns, its continuation lines indented.
                 console.println(ConsoleText.wrap(line(run), "    "));
                 PeakReport.write(folder, context, PeakSearch.Result.of(PeakSearch.Status.RUNNING, "",
                     search.limits().repeats(), runs), elapsedMs(startNs), null);
