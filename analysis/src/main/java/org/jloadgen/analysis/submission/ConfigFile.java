@@ -13,6 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 
+import org.jloadgen.clib.IoErrors;
+
 /**
  * The text of a {@code jloadgen submission} configuration: {@code key = value} lines (a line ending in {@code \}
  * goes on on the next), {@code #} comments, blank lines; each key once. Errors name the file, the line and the key.
@@ -57,7 +59,8 @@ final class ConfigFile
         }
         catch (final IOException ex)
         {
-            throw new UncheckedIOException(file + ": cannot read the configuration: " + ex.getMessage(), ex);
+            // The reason, not the exception's message: a missing file's message is its path again.
+            throw new UncheckedIOException(file + ": cannot read the configuration (" + IoErrors.reason(ex) + ")", ex);
         }
     }
 

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.List;
 
@@ -54,6 +55,15 @@ class SubmissionConfigTest
             () -> parse(example() + "fashion-mnist-mlp.scenarios_typo = Offline\n"));
         assertTrue(ex.getMessage().contains("my.conf:" + (example().split("\n", -1).length) + ": "
             + "fashion-mnist-mlp.scenarios_typo"), ex.getMessage());
+    }
+
+    @Test
+    void shouldNameAMissingFileOnceWithTheReason()
+    {
+        final Path missing = Path.of("no-such-dir", "submission.conf");
+        final UncheckedIOException ex = assertThrows(UncheckedIOException.class,
+            () -> SubmissionConfig.read(missing));
+        assertEquals(missing + ": cannot read the configuration (No such file or directory)", ex.getMessage());
     }
 
     @Test

@@ -123,6 +123,12 @@ public final class ServeCommand implements Callable<Integer>
         {
             throw new IllegalArgumentException("--tls-cert and --tls-key go together");
         }
+        if (port < 0 || port > 65_535)
+        {
+            // Checked before the SUT starts; the JDK's own message ("port out of range:99999") names no option.
+            throw new IllegalArgumentException("--port " + port + " is not a TCP port (0 to 65535; 0 picks a free "
+                + "one)");
+        }
         final long[] sampleShape = parseShape(inputShape);
         // The server's event loop reads, checks and issues every request and writes every answer: counted before the
         // SUT is made, so that its workers spin only where a CPU is left over (the toolkit's AUTO worker wait).
