@@ -50,6 +50,19 @@ class ProgressLineTest
     }
 
     @Test
+    void shouldShowTheSamplesTheSeriesStillNeeds()
+    {
+        // Past min_duration a series goes on until it has issued min_query_count's samples: the line says so.
+        final ProgressLine line = ProgressLine.start(null, System.err, null, false);
+        final String waiting = line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly", true,
+            19_100_000_000L, 100, 18, 18, -1, "", 100));
+        assertEquals("performance run | Server PerformanceOnly | 19.1/0.1 s | issued 18 of 100 done 18", waiting);
+        final String enough = line.format(new RunStatus.Snapshot("performance run", "Server PerformanceOnly", true,
+            20_100_000_000L, 100, 100, 99, -1, "", 100));
+        assertTrue(enough.contains("| issued 100 done 99"), enough);
+    }
+
+    @Test
     void shouldEraseTheLineBeforeTheTestPrints()
     {
         // The summary goes to stdout while the line stands on stderr: the line is erased first, not run into.

@@ -18,6 +18,7 @@ public final class RunStatus
     private volatile String series = "";
     private volatile String preparing = "settings and logs";
     private volatile long minDurationMs;
+    private volatile long minSamples;
     private volatile LatencyIntervalLog latencyLog;
 
     /**
@@ -33,10 +34,33 @@ public final class RunStatus
      * @param intervalP99Ns    99th percentile latency of the latency log's last interval, or -1.
      * @param preparing        what the engine does while no series is issuing (loading samples, generating the
      *                         trace...), or empty.
+     * @param minSamples       the samples the series issues at least ({@code min_query_count} times the samples per
+     *                         query), or 0: a series past its {@code min_duration} goes on until it has issued them.
      */
     public record Snapshot(String step, String series, boolean issuing, long elapsedNs, long minDurationMs,
-        long samplesIssued, long samplesCompleted, long intervalP99Ns, String preparing)
+        long samplesIssued, long samplesCompleted, long intervalP99Ns, String preparing, long minSamples)
     {
+        /**
+         * A snapshot without a least sample count.
+         *
+         * @param step             the test's step.
+         * @param series           the series.
+         * @param issuing          whether a series is being issued now.
+         * @param elapsedNs        time since the series' start of issuing.
+         * @param minDurationMs    the series' {@code min_duration}.
+         * @param samplesIssued    samples issued in the series.
+         * @param samplesCompleted samples completed in the series.
+         * @param intervalP99Ns    99th percentile latency of the last interval, or -1.
+         * @param preparing        what the engine prepares, or empty.
+         */
+        public Snapshot(final String step, final String series, final boolean issuing, final long elapsedNs,
+            final long minDurationMs, final long samplesIssued, final long samplesCompleted, final long intervalP99Ns,
+            final String preparing)
+        {
+            this(step, series, issuing, elapsedNs, minDurationMs, samplesIssued, samplesCompleted, intervalP99Ns,
+                preparing, 0);
+        }
+
         /**
          * A snapshot that says nothing of what is being prepared.
          *
@@ -52,7 +76,8 @@ public final class RunStatus
         public Snapshot(final String step, final String series, final boolean issuing, final long elapsedNs,
             final long minDurationMs, final long samplesIssued, final long samplesCompleted, final long intervalP99Ns)
         {
-            this(step, series, issuing, elapsedNs, minDurationMs, samplesIssued, samplesCompleted, intervalP99Ns, "");
+            this(step, series, issuing, elapsedNs, minDurationMs, samplesIssued, samplesCompleted, intervalP99Ns, "",
+                0);
         }
     }
 
@@ -72,10 +97,10 @@ public final class RunStatus
         final long p99Ns = log == null ? -1 : log.lastIntervalP99Ns();
         if (p == null)
         {
-            return new Snapshot(step, series, false, 0, minDurationMs, 0, 0, -1, preparing);
+            return new Snapshot(step, series, false, 0, minDurationMs, 0, 0, -1, preparing, minSamples);
         }
         return new Snapshot(step, series, true, clock.nanoTime() - p.startNs(), minDurationMs, p.samplesIssued(),
-            p.samplesCompleted(), p99Ns, "");
+            p.samplesCompleted(), p99Ns, "", minSamples);
     }
 
     void step(final String value)
@@ -92,10 +117,11 @@ public final class RunStatus
         preparing = what;
     }
 
-    void series(final String label, final long seriesMinDurationMs)
+    void series(final String label, final long seriesMinDurationMs, final long seriesMinSamples)
     {
         series = label;
         minDurationMs = seriesMinDurationMs;
+        minSamples = seriesMinSamples;
     }
 
     void latencyLog(final LatencyIntervalLog log)

@@ -284,7 +284,8 @@ final class SeriesRunner
                 }
                 // Created before the clock starts; begin() reads the clock, commit() runs after the series.
                 status.series(settings.scenario + " " + seriesMode + String.format(java.util.Locale.ROOT,
-                    ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0);
+                    ", target %,.0f QPS", settings.targetQps), performance ? settings.minDurationMs : 0,
+                    performance ? Math.max(0, settings.minSampleCount) : 0);
                 // Only while the flight recorder runs (--jfr, -XX:StartFlightRecording, jcmd JFR.start): the event
                 // class's first use sets JFR's machinery up, which a process without a recording need not pay for.
                 final SeriesEvent event = FlightRecorder.isInitialized() ? new SeriesEvent() : null;

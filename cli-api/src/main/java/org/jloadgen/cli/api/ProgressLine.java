@@ -278,8 +278,12 @@ public final class ProgressLine implements AutoCloseable
             time.append(String.format(Locale.ROOT, "/%.1f", s.minDurationMs() / 1e3));
         }
         fields.put(StatusFields.Field.TIME, time.append(" s").toString(), null);
-        fields.put(StatusFields.Field.COUNTS, String.format(Locale.ROOT, "issued %,d done %,d", s.samplesIssued(),
-            s.samplesCompleted()), String.format(Locale.ROOT, "done %,d", s.samplesCompleted()));
+        // While the series has not issued min_query_count's samples, how many it needs: past min_duration they are
+        // what it waits for (a run at 1 QPS with the default 100 queries goes on for 100 s).
+        final String needed = s.samplesIssued() < s.minSamples()
+            ? String.format(Locale.ROOT, " of %,d", s.minSamples()) : "";
+        fields.put(StatusFields.Field.COUNTS, String.format(Locale.ROOT, "issued %,d%s done %,d", s.samplesIssued(),
+            needed, s.samplesCompleted()), String.format(Locale.ROOT, "done %,d", s.samplesCompleted()));
         if (lastCompleted >= 0 && s.elapsedNs() > lastElapsedNs)
         {
             final double perSecond = (s.samplesCompleted() - lastCompleted) * 1e9 / (s.elapsedNs() - lastElapsedNs);
