@@ -190,6 +190,21 @@ class CliTest
     }
 
     @Test
+    void shouldListTheSutsInEightyColumns()
+    {
+        final Outcome o = jloadgen("run", "--list-suts");
+        assertEquals(0, o.exitCode(), o.err());
+        for (final String name : new String[] {"null", "synthetic", "null-worker"})
+        {
+            assertTrue(o.out().lines().anyMatch(l -> l.startsWith(name + ": ")), name + " missing from\n" + o.out());
+        }
+        for (final String line : o.out().split("\n"))
+        {
+            assertTrue(line.length() <= 80, () -> "wider than 80 columns: " + line);
+        }
+    }
+
+    @Test
     void shouldWriteTheSutStatisticsBesideTheLogs() throws IOException
     {
         final Outcome o = jloadgen("run", "--no-audit-config", "--scenario", "Offline", "--sut", "synthetic",

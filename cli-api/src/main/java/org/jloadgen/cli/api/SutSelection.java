@@ -57,7 +57,9 @@ public final class SutSelection
      */
     public static void listSuts(final PrintStream out)
     {
-        SutCommandOptions.providers().values().forEach(p -> out.println(p.name() + ": " + p.description()));
+        // One SUT a paragraph, wrapped to 80 columns; the name starts its first line.
+        SutCommandOptions.providers().values().forEach(p -> out.println(ConsoleText.wrap(p.name() + ": "
+            + p.description(), "    ")));
     }
 
     /**
