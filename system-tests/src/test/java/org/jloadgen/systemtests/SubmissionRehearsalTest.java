@@ -107,8 +107,9 @@ class SubmissionRehearsalTest
             assertTrue(Files.readString(dir.resolve("user.conf")).contains("resnet50." + scenario + ".min_duration"));
         }
         // The metric ends the row, or has a line of its own under it where the row would pass 80 columns.
-        assertTrue(rehearsalOutput.matches("(?s).*\nfashion-mnist-mlp +Offline +(IN)?VALID +pass +pass\\s+Samples per "
-            + "second: [0-9.]+\n.*"), "the final table\n" + rehearsalOutput);
+        // The compliance tests' columns say pass or FAIL: on a busy machine the short audit runs may miss their bounds.
+        assertTrue(rehearsalOutput.matches("(?s).*\nfashion-mnist-mlp +Offline +(IN)?VALID +(pass|FAIL) +(pass|FAIL)"
+            + "\\s+Samples per second: [0-9.]+\n.*"), "the final table\n" + rehearsalOutput);
         for (final String line : rehearsalOutput.split("\n"))
         {
             // Prose is wrapped to 80 columns; commands, lone paths and the checker's own lines are not.
