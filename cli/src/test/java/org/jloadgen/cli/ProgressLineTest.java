@@ -247,6 +247,6 @@ class ProgressLineTest
 
     private static RunStatus.Snapshot preparing(final String what)
     {
-        return new RunStatus.Snapshot("performance run", "", false, 0, 0, 0, 0, -1, what);
+        return new RunStatus.Snapshot("performance run", "", false, 0, 0, 0, 0, -1, what, 0);
     }
 }

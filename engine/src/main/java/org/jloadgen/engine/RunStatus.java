@@ -41,28 +41,7 @@ public final class RunStatus
         long samplesIssued, long samplesCompleted, long intervalP99Ns, String preparing, long minSamples)
     {
         /**
-         * A snapshot without a least sample count.
-         *
-         * @param step             the test's step.
-         * @param series           the series.
-         * @param issuing          whether a series is being issued now.
-         * @param elapsedNs        time since the series' start of issuing.
-         * @param minDurationMs    the series' {@code min_duration}.
-         * @param samplesIssued    samples issued in the series.
-         * @param samplesCompleted samples completed in the series.
-         * @param intervalP99Ns    99th percentile latency of the last interval, or -1.
-         * @param preparing        what the engine prepares, or empty.
-         */
-        public Snapshot(final String step, final String series, final boolean issuing, final long elapsedNs,
-            final long minDurationMs, final long samplesIssued, final long samplesCompleted, final long intervalP99Ns,
-            final String preparing)
-        {
-            this(step, series, issuing, elapsedNs, minDurationMs, samplesIssued, samplesCompleted, intervalP99Ns,
-                preparing, 0);
-        }
-
-        /**
-         * A snapshot that says nothing of what is being prepared.
+         * A snapshot that says nothing of what is being prepared, nor of a least sample count.
          *
          * @param step             the test's step.
          * @param series           the series.

@@ -163,16 +163,18 @@ final class SeriesRunner
      */
     SeriesRun run(final EffectiveSettings settings, final LoadableSet set, final TestMode seriesMode)
     {
-        if (preparedTrace != null && preparedSettings == settings && preparedSet == set
-            && seriesMode == TestMode.PERFORMANCE_ONLY)
+        final Trace prepared = preparedSettings == settings && preparedSet == set
+            && seriesMode == TestMode.PERFORMANCE_ONLY ? preparedTrace : null;
+        if (prepared != null)
         {
-            final Trace trace = preparedTrace;
+            // Taken over: the discard below forgets it without closing it.
             preparedTrace = null;
-            preparedSettings = null;
-            preparedSet = null;
-            return runTrace(settings, trace, seriesMode, false);
         }
         discardPreparedTrace();
+        if (prepared != null)
+        {
+            return runTrace(settings, prepared, seriesMode, false);
+        }
         status.preparing("generating the trace");
         return runTrace(settings, generate(settings, set, seriesMode), seriesMode, false);
     }

@@ -9,7 +9,7 @@ import org.jloadgen.api.ResponseSink;
 import org.jloadgen.api.SystemUnderTest;
 
 /**
- * A test SUT that records every query it is given (sample indices and loaded-set positions), optionally
+ * A test SUT that records every query it is given (sample indices, loaded-set positions and response ids), optionally
  * spins for a fixed time, and completes each sample inline.
  */
 public final class RecordingSut implements SystemUnderTest
@@ -19,8 +19,9 @@ public final class RecordingSut implements SystemUnderTest
      *
      * @param sampleIndices QSL index of each sample.
      * @param positions     loaded-set position of each sample.
+     * @param responseIds   response id of each sample.
      */
-    public record Query(long[] sampleIndices, int[] positions)
+    public record Query(long[] sampleIndices, int[] positions, long[] responseIds)
     {
         /**
          * @return number of samples.
@@ -69,12 +70,14 @@ public final class RecordingSut implements SystemUnderTest
     {
         final long[] indices = new long[samples.size()];
         final int[] positions = new int[samples.size()];
+        final long[] responseIds = new long[samples.size()];
         for (int i = 0; i < samples.size(); i++)
         {
             indices[i] = samples.sampleIndex(i);
             positions[i] = samples.loadedPosition(i);
+            responseIds[i] = samples.responseId(i);
         }
-        queries.add(new Query(indices, positions));
+        queries.add(new Query(indices, positions, responseIds));
         final long untilNs = System.nanoTime() + serviceNs;
         while (System.nanoTime() - untilNs < 0)
         {

@@ -8,13 +8,11 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-import org.jloadgen.api.QuerySamples;
-import org.jloadgen.api.ResponseSink;
-import org.jloadgen.api.SystemUnderTest;
 import org.jloadgen.api.TestMode;
 import org.jloadgen.api.TestScenario;
 import org.jloadgen.api.TestSettings;
 import org.jloadgen.spi.SyntheticQsl;
+import org.jloadgen.testing.RecordingSut;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -30,35 +28,21 @@ class PreparedTraceTest
     @TempDir
     Path dir;
 
-    /** Records every issued sample (index, then response id) in issue order, and completes it inline. */
-    private static final class RecordingSut implements SystemUnderTest
+    /**
+     * @return every sample the SUT was given, in issue order: its QSL index, then its response id.
+     */
+    private static List<Long> issued(final RecordingSut sut)
     {
         final List<Long> issued = new ArrayList<>();
-
-        @Override
-        public String name()
+        for (final RecordingSut.Query query : sut.queries())
         {
-            return "RecordingSUT";
-        }
-
-        @Override
-        public void issueQuery(final QuerySamples samples, final ResponseSink sink)
-        {
-            for (int i = 0; i < samples.size(); i++)
+            for (int i = 0; i < query.size(); i++)
             {
-                issued.add(samples.sampleIndex(i));
-                issued.add(samples.responseId(i));
-            }
-            for (int i = 0; i < samples.size(); i++)
-            {
-                sink.complete(samples.responseId(i));
+                issued.add(query.sampleIndices()[i]);
+                issued.add(query.responseIds()[i]);
             }
         }
-
-        @Override
-        public void flushQueries()
-        {
-        }
+        return issued;
     }
 
     private static TestSettings settings(final TestScenario scenario, final TestMode mode)
@@ -94,8 +78,8 @@ class PreparedTraceTest
         {
             assertEquals(plain.detail().value(key), prepared.detail().value(key), key);
         }
-        assertTrue(after.issued.size() >= 600, "issued " + after.issued.size() / 2);
-        assertEquals(after.issued, ahead.issued, "the issued samples and ids, in order");
+        assertTrue(issued(after).size() >= 600, "issued " + issued(after).size() / 2);
+        assertEquals(issued(after), issued(ahead), "the issued samples and ids, in order");
         assertEquals(plain.accuracy(), prepared.accuracy(), "the sampled accuracy log");
         assertFalse(plain.accuracy().strip().equals("[]") || plain.accuracy().strip().equals("[\n]"),
             "no sample was logged, so the selection was not compared: " + plain.accuracy());
@@ -113,7 +97,7 @@ class PreparedTraceTest
         final String warmup = String.valueOf(run.detail().value("jloadgen_warmup"));
         assertFalse(warmup.contains("first trace generated"), warmup);
         assertTrue(warmup.matches(".*; before its rounds, \\d+ ms"), warmup);
-        assertEquals(after.issued, warmed.issued);
+        assertEquals(issued(after), issued(warmed));
         assertEquals(plain.accuracy(), run.accuracy());
     }
 }
