@@ -106,7 +106,10 @@ class NetworkFailuresTest
             killer.join(10_000);
             // Ends at the failure, not after the 20 s it asked for, nor after the 30 s completion timeout.
             assertTrue(System.nanoTime() - startNs < TimeUnit.SECONDS.toNanos(15), "the run went on after the crash");
-            assertInvalidNaming(result, "node-b", "UNAVAILABLE");
+            // A killed peer's calls end UNAVAILABLE, or UNKNOWN "channel closed" where the transport closed under a
+            // call before a status arrived (gRPC's words; seen once in a full suite run on the 2-CPU machine).
+            final String closed = "UNKNOWN: channel closed";
+            assertInvalidNaming(result, "node-b", sut.failure().contains(closed) ? closed : "UNAVAILABLE");
             assertTrue(!stream || sut.failure().contains("closed its ModelStreamInfer stream"), sut.failure());
             assertTrue(sut.failure().contains("node 'node-b'"), sut.failure());
             assertFalse(sut.describeNodes().contains("node 'node-a' (127.0.0.1:" + a.endpoint().split(":")[1]
